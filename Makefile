@@ -1,0 +1,136 @@
+# seccomp_mask harness.  Targets only: each runs stage scripts in scripts/,
+# which skip their work when their inputs did not change (stamps in build/).
+#
+#   source -> series -> config -> kernel -> tests -> initramfs -> boot -> results
+#
+# Variables (environment or make command line):
+#   KSRC=/path/to/linux   use your own kernel tree (read-only) instead of the
+#                         Debian linux-source-6.12 tarball
+#   QEMU_ACCEL=kvm|tcg    force the accelerator (default: probe KVM, else TCG)
+#   CMD='...'             make run: run one command in the guest, exit with its status
+#   KSFT_ARGS='-t c:t'    make check: arguments for run_kselftest.sh
+#   BUILD_DIR=dir         everything generated goes there (default build/)
+
+SHELL := /bin/bash
+S := scripts
+export KSRC QEMU_ACCEL CMD KSFT_ARGS BUILD_DIR BOOT_TIMEOUT CHECK_TIMEOUT \
+	SECCOMP_BENCHMARK_SAMPLES QEMU_MEM QEMU_SMP KERNEL_CMDLINE GUEST_FILES
+
+BUILD      := $(if $(BUILD_DIR),$(BUILD_DIR),build)
+FRAGMENTS  := configs/guest.config configs/tests.config configs/seccomp-mask.config
+
+.PHONY: all build deps ksrc series config kernel kernel-image tests initramfs \
+	run check check-host drift patches baseline checkpatch bisect-check \
+	build-matrix clean distclean help
+
+all: build
+
+build: deps
+	@$(S)/series >/dev/null
+	@$(S)/config $(BUILD)/linux $(BUILD)/obj $(FRAGMENTS)
+	@$(S)/build-kernel
+	@$(S)/build-tests
+	@$(S)/initramfs
+
+deps:
+	@$(S)/deps
+
+ksrc: deps
+	@$(S)/ksrc
+
+series: deps
+	@$(S)/series
+
+config: deps
+	@$(S)/series >/dev/null
+	@$(S)/config $(BUILD)/linux $(BUILD)/obj $(FRAGMENTS)
+
+kernel: config
+	@$(S)/build-kernel
+
+# `make -s kernel-image` prints only the image path on stdout.
+kernel-image: kernel
+	@$(S)/build-kernel --print-image
+
+tests: kernel
+	@$(S)/build-tests
+
+initramfs: tests
+	@$(S)/initramfs
+
+# Interactive shell on a terminal; CMD='...' runs one command and exits with
+# its status; no terminal and no CMD: /demo.sh if the initramfs has one, else
+# boot, print uname and exit 0.
+run: build
+	@if [ -n "$$CMD" ]; then \
+		exec $(S)/boot --name run --cmd "$$CMD" --out stdio; \
+	elif [ -t 0 ] && [ -t 1 ]; then \
+		exec $(S)/boot --name run --mode shell; \
+	else \
+		exec $(S)/boot --name run --mode default --out stdio; \
+	fi
+
+# Host self-tests of the harness (TAP parser against recorded guest logs).
+check-host:
+	@$(S)/tests/run
+
+# The seccomp_mask selftests and their generated patch must agree.
+drift:
+	@if [ -x $(S)/gen-mirror-patch ]; then \
+		$(S)/gen-mirror-patch --check; \
+	else \
+		echo "drift: notice: scripts/gen-mirror-patch does not exist yet; drift check skipped" >&2; \
+	fi
+
+patches:
+	@if [ -x $(S)/gen-mirror-patch ]; then $(S)/gen-mirror-patch; \
+	else echo "patches: error: scripts/gen-mirror-patch does not exist yet" >&2; exit 1; fi
+
+check: deps check-host drift build
+	@$(S)/run-tests --name check
+
+# Record the upstream selftests on the UNPATCHED kernel (same config) into
+# baselines/seccomp.txt; build/baseline/ keeps its own objects.
+baseline: deps
+	@$(S)/baseline
+
+checkpatch: deps
+	@$(S)/checkpatch
+
+bisect-check: deps
+	@$(S)/bisect-check
+
+build-matrix: deps
+	@$(S)/build-matrix
+
+clean:
+	rm -rf $(BUILD)/obj $(BUILD)/linux $(BUILD)/kselftest $(BUILD)/initramfs* \
+		$(BUILD)/job-* $(BUILD)/logs $(BUILD)/stamps $(BUILD)/series-snapshot \
+		$(BUILD)/baseline $(BUILD)/bisect $(BUILD)/matrix $(BUILD)/accel-probe*
+
+# Also drops the extracted source and the compiler cache.
+distclean: clean
+	rm -rf $(BUILD)/src $(BUILD)/ccache
+
+help:
+	@echo 'seccomp_mask: kernel patch series + build/boot/test harness'
+	@echo
+	@echo '  make               build kernel (patched), kselftests, initramfs'
+	@echo '  make run           build and boot: shell on a terminal; CMD="..." runs one'
+	@echo '                     command and exits with its status; else /demo.sh or uname'
+	@echo '  make check         harness self-tests, drift check, build, run all selftests'
+	@echo '                     in the guest, compare with baselines/; ends with'
+	@echo '                     "N passed, N failed, N skipped"'
+	@echo '  make kernel-image  build the kernel; with -s prints only the image path'
+	@echo '  make baseline      record the upstream seccomp selftests on the unpatched kernel'
+	@echo '  make checkpatch    checkpatch.pl --strict on every patch of the series'
+	@echo '  make bisect-check  apply the series patch by patch and build each prefix'
+	@echo '  make build-matrix  build with SECCOMP_MASK=n, SECCOMP_FILTER=n, IA32_EMULATION=n (W=1)'
+	@echo '  make patches       regenerate the selftests patch (scripts/gen-mirror-patch)'
+	@echo '  make clean         remove build products (keeps source and ccache)'
+	@echo '  make distclean     also remove the extracted source and ccache'
+	@echo '  make help          this text'
+	@echo
+	@echo 'Stages (scripts/): deps ksrc series config build-kernel build-tests initramfs boot tap run-tests'
+	@echo 'Variables: KSRC QEMU_ACCEL CMD KSFT_ARGS BUILD_DIR BOOT_TIMEOUT CHECK_TIMEOUT'
+	@echo '           SECCOMP_BENCHMARK_SAMPLES QEMU_MEM QEMU_SMP KERNEL_CMDLINE GUEST_FILES'

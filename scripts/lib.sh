@@ -1,0 +1,77 @@
+# shellcheck shell=bash
+# Common helpers for the stage scripts.  Sourced, never run.
+#
+# Every stage reads its inputs, writes only below $B (build/), and skips its
+# work when a stamp of its inputs says nothing changed.
+
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+B=${BUILD_DIR:-$ROOT/build}
+case $B in /*) ;; *) B=$ROOT/$B ;; esac
+LINUX=$B/linux          # patched copy of the source
+OBJ=$B/obj              # O= objects of the patched kernel
+KST=$B/kselftest        # installed kselftests
+LOGS=$B/logs
+STAMPS=$B/stamps
+NPROC=$(nproc 2>/dev/null || echo 2)
+PROG=$(basename "$0")
+
+msg()  { printf '%s: %s\n' "$PROG" "$*" >&2; }
+note() { printf '%s: notice: %s\n' "$PROG" "$*" >&2; }
+die()  { printf '%s: error: %s\n' "$PROG" "$*" >&2; exit 1; }
+
+# ensure_build_dir: build/ exists, is writable and has some free space.
+ensure_build_dir() {
+	local need_mb=${1:-0} avail
+	mkdir -p "$B" 2>/dev/null || die "cannot create build directory $B"
+	[ -w "$B" ] && touch "$B/.writable" 2>/dev/null ||
+		die "build directory $B is not writable"
+	mkdir -p "$LOGS" "$STAMPS" 2>/dev/null ||
+		die "cannot create $LOGS (disk full or not writable?)"
+	if [ "$need_mb" -gt 0 ]; then
+		avail=$(df -Pm "$B" | awk 'NR==2 {print $4}')
+		[ "${avail:-0}" -ge "$need_mb" ] ||
+			die "not enough free disk space in $B: ${avail} MiB free, need ${need_mb} MiB"
+	fi
+}
+
+# stamp_ok NAME HASH: true when the stamp NAME holds HASH.
+stamp_ok()    { [ -f "$STAMPS/$1" ] && [ "$(cat "$STAMPS/$1")" = "$2" ]; }
+stamp_write() { mkdir -p "$STAMPS"; printf '%s\n' "$2" > "$STAMPS/$1.tmp" && mv "$STAMPS/$1.tmp" "$STAMPS/$1"; }
+stamp_clear() { rm -f "$STAMPS/$1"; }
+
+# hash of stdin
+hash_stdin() { sha256sum | cut -c1-64; }
+
+# run_logged LOG CMD...: run CMD with its output in LOG; on failure show the
+# tail of the log and a one-line reason.  Disk-full is recognised.
+run_logged() {
+	local log=$1 rc=0; shift
+	"$@" > "$log" 2>&1 || rc=$?
+	[ "$rc" -eq 0 ] && return 0
+	if grep -q 'No space left on device' "$log" 2>/dev/null; then
+		die "disk full while running '$*' (see $log)"
+	fi
+	tail -n 40 "$log" >&2 || true
+	die "'$*' failed with status $rc (whole log: $log)"
+}
+
+# ccache: kept under build/ so a fresh clone (CI) works and nothing outside
+# build/ is written.
+setup_ccache() {
+	if [ "${NO_CCACHE:-0}" != 1 ] && command -v ccache >/dev/null 2>&1; then
+		export CCACHE_DIR=${CCACHE_DIR:-$B/ccache}
+		export CCACHE_BASEDIR=$B
+		export CCACHE_NOHASHDIR=1
+		export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+		KCC="ccache gcc"
+	else
+		KCC=gcc
+	fi
+}
+
+# The kernel source stage prints the pristine tree; cache it per process.
+pristine_src() {
+	"$ROOT/scripts/ksrc"
+}
