@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Seccomp mask mode: install, enforce, privileges, modes and numbers
+ */
+
+#include "common.h"
+
+/* Install through prctl() or seccomp(2); a variant picks which. */
+FIXTURE(install) {
+	char dir[64];
+	char file[96];
+};
+
+FIXTURE_VARIANT(install) {
+	bool use_seccomp;
+};
+
+FIXTURE_VARIANT_ADD(install, prctl) {
+	.use_seccomp = false,
+};
+
+FIXTURE_VARIANT_ADD(install, seccomp) {
+	.use_seccomp = true,
+};
+
+FIXTURE_SETUP(install)
+{
+	int fd;
+
+	strcpy(self->dir, "/tmp/seccomp_mask.XXXXXX");
+	ASSERT_TRUE(mkdtemp(self->dir) != NULL);
+	snprintf(self->file, sizeof(self->file), "%s/file", self->dir);
+	fd = open(self->file, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, close(fd));
+}
+
+FIXTURE_TEARDOWN(install)
+{
+	unlink(self->file);
+	rmdir(self->dir);
+}
+
+static int install(const FIXTURE_VARIANT(install) *variant,
+		   const struct mask *m)
+{
+	if (variant->use_seccomp)
+		return mask_seccomp1(SELF_ARCH, m);
+	return mask_prctl(m);
+}
+
+TEST_F(install, allowed_calls_work_and_denied_call_kills_process)
+{
+	struct mask m;
+	pid_t pid;
+
+	REQUIRE_MASK();
+	mask_all_but(&m, __NR_getppid);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		pid_t me = getpid();
+
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(install(variant, &m) == 0);
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) ==
+			     SECCOMP_MODE_MASK);
+		CHILD_ASSERT(syscall(__NR_getpid) == me);
+		syscall(__NR_getppid);
+		_exit(0);
+	}
+	ASSERT_CHILD_KILLED(pid, SIGSYS);
+}
+
+TEST_F(install, denied_unlink_leaves_the_file)
+{
+	struct stat st;
+	struct mask m;
+	pid_t pid;
+
+	REQUIRE_MASK();
+	mask_all_but(&m, __NR_unlinkat);
+#ifdef __NR_unlink
+	mask_clear(&m, __NR_unlink);
+#endif
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(install(variant, &m) == 0);
+#ifdef __NR_unlink
+		syscall(__NR_unlink, self->file);
+#else
+		syscall(__NR_unlinkat, AT_FDCWD, self->file, 0);
+#endif
+		_exit(0);
+	}
+	ASSERT_CHILD_KILLED(pid, SIGSYS);
+	ASSERT_EQ(0, stat(self->file, &st));
+}
+
+TEST_F(install, denied_write_writes_nothing)
+{
+	struct stat st;
+	struct mask m;
+	pid_t pid;
+	int fd;
+
+	REQUIRE_MASK();
+	fd = open(self->file, O_WRONLY);
+	ASSERT_LE(0, fd);
+	mask_all_but(&m, __NR_write);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(install(variant, &m) == 0);
+		syscall(__NR_write, fd, "denied", 6);
+		_exit(0);
+	}
+	ASSERT_CHILD_KILLED(pid, SIGSYS);
+	ASSERT_EQ(0, fstat(fd, &st));
+	EXPECT_EQ(0, st.st_size);
+	close(fd);
+}
+
+TEST_F(install, unlisted_abis_get_the_empty_mask)
+{
+	struct mask m;
+	pid_t pid;
+
+	REQUIRE_MASK();
+	mask_all(&m, SECCOMP_MASK_MAX_BITS);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		char buf[4096], val[64];
+
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(install(variant, &m) == 0);
+		CHILD_ASSERT(read_status(0, buf, sizeof(buf)) == 0);
+#if defined(__x86_64__)
+		CHILD_ASSERT(status_field(buf, "Seccomp_mask_compat", val,
+					  sizeof(val)));
+		CHILD_ASSERT(val[0] == '\0');
+#elif defined(__i386__)
+		if (kernel_is_64bit()) {
+			CHILD_ASSERT(status_field(buf, "Seccomp_mask", val,
+						  sizeof(val)));
+			CHILD_ASSERT(val[0] == '\0');
+		}
+#endif
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+}
+
+TEST(get_seccomp_returns_3_in_mask_mode)
+{
+	struct mask m;
+	pid_t pid;
+
+	REQUIRE_MASK();
+	mask_all(&m, SECCOMP_MASK_MAX_BITS);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0);
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_prctl(&m) == 0);
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+}
+
+/* Privileges: no_new_privs or CAP_SYS_ADMIN, else EACCES. */
+FIXTURE(privilege) {};
+
+FIXTURE_VARIANT(privilege) {
+	bool use_seccomp;
+};
+
+FIXTURE_VARIANT_ADD(privilege, prctl) {
+	.use_seccomp = false,
+};
+
+FIXTURE_VARIANT_ADD(privilege, seccomp) {
+	.use_seccomp = true,
+};
+
+FIXTURE_SETUP(privilege) {}
+FIXTURE_TEARDOWN(privilege) {}
+
+TEST_F(privilege, eacces_without_nnp_and_without_cap_sys_admin)
+{
+	struct mask m;
+	pid_t pid;
+
+	REQUIRE_MASK();
+	mask_all(&m, SECCOMP_MASK_MAX_BITS);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int ret;
+
+		CHILD_ASSERT(drop_cap_sys_admin() == 0);
+		if (variant->use_seccomp)
+			ret = mask_seccomp1(SELF_ARCH, &m);
+		else
+			ret = mask_prctl(&m);
+		CHILD_ASSERT(ret == -1 && errno == EACCES);
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0);
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+}
+
+TEST_F(privilege, cap_sys_admin_without_nnp_is_enough)
+{
+	struct mask m;
+	pid_t pid;
+
+	REQUIRE_MASK();
+	if (geteuid() != 0)
+		SKIP(return, "needs CAP_SYS_ADMIN (run as root)");
+	mask_all(&m, SECCOMP_MASK_MAX_BITS);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int ret;
+
+		if (variant->use_seccomp)
+			ret = mask_seccomp1(SELF_ARCH, &m);
+		else
+			ret = mask_prctl(&m);
+		CHILD_ASSERT(ret == 0);
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+}
+
+TEST(nnp_without_cap_sys_admin_is_enough)
+{
+	struct mask m;
+	pid_t pid;
+
+	REQUIRE_MASK();
+	mask_all(&m, SECCOMP_MASK_MAX_BITS);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(drop_cap_sys_admin() == 0);
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_prctl(&m) == 0);
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+}
+
+/* Modes never change once set: mask and strict/filter exclude each other. */
+TEST(strict_over_mask_fails_with_einval)
+{
+	struct mask m;
+	pid_t pid;
+
+	REQUIRE_MASK();
+	mask_all(&m, SECCOMP_MASK_MAX_BITS);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_prctl(&m) == 0);
+		CHILD_ASSERT(prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT,
+				   0, 0, 0) == -1 && errno == EINVAL);
+		CHILD_ASSERT(sys_seccomp(SECCOMP_SET_MODE_STRICT, 0, NULL) ==
+			     -1 && errno == EINVAL);
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+}
+
+TEST(filter_over_mask_fails_with_einval)
+{
+	struct sock_filter insn[] = {
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = 1, .filter = insn };
+	struct mask m;
+	pid_t pid;
+
+	REQUIRE_MASK();
+	mask_all(&m, SECCOMP_MASK_MAX_BITS);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_prctl(&m) == 0);
+		CHILD_ASSERT(filter_allow_all() == -1 && errno == EINVAL);
+		CHILD_ASSERT(sys_seccomp(SECCOMP_SET_MODE_FILTER, 0, &prog) ==
+			     -1 && errno == EINVAL);
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+}
+
+TEST(mask_over_filter_fails_with_einval)
+{
+	struct mask m;
+	pid_t pid;
+
+	REQUIRE_MASK();
+	mask_all(&m, SECCOMP_MASK_MAX_BITS);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(filter_allow_all() == 0);
+		CHILD_ASSERT(mask_prctl(&m) == -1 && errno == EINVAL);
+		CHILD_ASSERT(mask_seccomp1(SELF_ARCH, &m) == -1 &&
+			     errno == EINVAL);
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+}
+
+/*
+ * In strict mode the prctl() and seccomp() calls themselves are not
+ * allowed: a mask request is killed by strict mode and installs nothing.
+ */
+TEST(mask_over_strict_is_killed_by_strict_mode)
+{
+	struct mask m;
+	pid_t pid;
+
+	REQUIRE_MASK();
+	mask_all(&m, SECCOMP_MASK_MAX_BITS);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT,
+				   0, 0, 0) == 0);
+		mask_prctl(&m);
+		syscall(__NR_exit, 0);
+	}
+	ASSERT_CHILD_KILLED(pid, SIGKILL);
+}
+
+/*
+ * Mode 2 is still the BPF filter, whatever the unused fourth and fifth
+ * prctl() registers hold.
+ */
+TEST(mode_2_with_garbage_in_arg4_installs_a_filter)
+{
+	struct sock_filter insn[] = {
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = 1, .filter = insn };
+	pid_t pid;
+
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		char buf[4096], val[64];
+
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(syscall(__NR_prctl, PR_SET_SECCOMP,
+				     SECCOMP_MODE_FILTER, &prog,
+				     0x5a5a5a5aUL, 0xa5a5a5a5UL) == 0);
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
+		CHILD_ASSERT(read_status(0, buf, sizeof(buf)) == 0);
+		CHILD_ASSERT(status_field(buf, "Seccomp_filters", val,
+					  sizeof(val)));
+		CHILD_ASSERT(!strcmp(val, "1"));
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+}
+
+/* Numbers: beyond nbits is a kill, a set unimplemented number is ENOSYS. */
+TEST(number_at_nbits_is_killed)
+{
+	struct mask m;
+	pid_t pid;
+
+	REQUIRE_MASK();
+	/*
+	 * Bits 0 .. getrandom - 1 all set: getrandom is the first number
+	 * outside, exit_group is inside.
+	 */
+	mask_all(&m, __NR_getrandom);
+	ASSERT_LT(__NR_exit_group, __NR_getrandom);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		char c;
+
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_prctl(&m) == 0);
+		syscall(__NR_getrandom, &c, 1, 0);
+		_exit(0);
+	}
+	ASSERT_CHILD_KILLED(pid, SIGSYS);
+}
+
+TEST(number_beyond_max_bits_is_killed)
+{
+	struct mask m;
+	pid_t pid;
+
+	REQUIRE_MASK();
+	mask_all(&m, SECCOMP_MASK_MAX_BITS);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_prctl(&m) == 0);
+		syscall(SECCOMP_MASK_MAX_BITS + 5000);
+		_exit(0);
+	}
+	ASSERT_CHILD_KILLED(pid, SIGSYS);
+}
+
+TEST(set_bit_for_unimplemented_number_gives_enosys)
+{
+	struct mask m;
+	pid_t pid;
+
+	REQUIRE_MASK();
+	mask_all(&m, SECCOMP_MASK_MAX_BITS);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_prctl(&m) == 0);
+		errno = 0;
+		CHILD_ASSERT(syscall(NR_UNIMPLEMENTED) == -1 &&
+			     errno == ENOSYS);
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+}
+
+TEST(x32_number_is_killed_even_when_low_bits_are_allowed)
+{
+#if defined(__x86_64__)
+	struct mask m;
+	pid_t pid;
+
+	REQUIRE_MASK();
+	mask_all(&m, SECCOMP_MASK_MAX_BITS);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_prctl(&m) == 0);
+		CHILD_ASSERT(syscall(__NR_getppid) == getppid());
+		syscall(X32_SYSCALL_BIT | __NR_getppid);
+		_exit(0);
+	}
+	ASSERT_CHILD_KILLED(pid, SIGSYS);
+#else
+	SKIP(return, "x32 numbers only exist for 64-bit x86 callers");
+#endif
+}
+
+TEST_HARNESS_MAIN

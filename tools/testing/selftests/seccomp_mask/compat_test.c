@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Seccomp mask mode: the x86-64 32/64 holes of commit 5b1017404aea
+ * ("x86-64: seccomp: fix 32/64 syscall hole"), rewritten for masks, and
+ * the same holes against strict mode as regression tests.
+ *
+ * The ABI a syscall is checked against is the one the syscall came in
+ * through, never the task's: a 64-bit task using int $0x80 makes ia32
+ * syscalls, a 32-bit task that far-jumps into the 64-bit code segment and
+ * uses "syscall" makes 64-bit ones.
+ */
+
+#include "common.h"
+
+FIXTURE(hole) {
+	char dir[64];
+	char *file;	/* below 4 GiB in 64-bit builds, for int $0x80 */
+};
+
+FIXTURE_SETUP(hole)
+{
+	int fd;
+
+#if defined(__x86_64__)
+	self->file = low_page();
+	ASSERT_TRUE(self->file != NULL);
+#else
+	self->file = malloc(128);
+	ASSERT_TRUE(self->file != NULL);
+#endif
+	strcpy(self->dir, "/tmp/seccomp_mask.XXXXXX");
+	ASSERT_TRUE(mkdtemp(self->dir) != NULL);
+	snprintf(self->file, 128, "%s/file", self->dir);
+	fd = open(self->file, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fchmod(fd, 0600));
+	ASSERT_EQ(0, close(fd));
+}
+
+FIXTURE_TEARDOWN(hole)
+{
+	unlink(self->file);
+	rmdir(self->dir);
+}
+
+static void assert_mode_0600(struct __test_metadata *const _metadata,
+			     const char *file)
+{
+	struct stat st;
+
+	ASSERT_EQ(0, stat(file, &st));
+	EXPECT_EQ(0600, st.st_mode & 07777);
+}
+
+/*
+ * 64-bit mask allows 15 (rt_sigreturn); int $0x80 with 15 is ia32 chmod,
+ * checked against the ia32 mask, which is empty.
+ */
+TEST_F(hole, int80_chmod_from_64bit_task_is_killed_by_mask)
+{
+#if defined(__x86_64__)
+	struct mask m;
+	pid_t pid;
+
+	REQUIRE_MASK();
+	REQUIRE_IA32();
+	mask_all(&m, SECCOMP_MASK_MAX_BITS);
+	ASSERT_TRUE(mask_test(&m, __NR_rt_sigreturn));
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_prctl(&m) == 0);
+		int80(NR32_chmod, (long)self->file, 0777, 0);
+		_exit(0);
+	}
+	ASSERT_CHILD_KILLED(pid, SIGSYS);
+	assert_mode_0600(_metadata, self->file);
+#else
+	SKIP(return, "int $0x80 from 64-bit code: see compat_test_64");
+#endif
+}
+
+/* The same, with the ia32 mask given explicitly and allowing all but 15. */
+TEST_F(hole, int80_chmod_from_64bit_task_is_checked_against_ia32_mask)
+{
+#if defined(__x86_64__)
+	struct mask native, compat;
+	pid_t pid;
+
+	REQUIRE_MASK();
+	REQUIRE_IA32();
+	mask_all(&native, SECCOMP_MASK_MAX_BITS);
+	mask_all_but(&compat, NR32_chmod);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		const __u32 arch[2] = { ARCH_X86_64, ARCH_I386 };
+		const struct mask *m[2] = { &native, &compat };
+
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_seccomp(2, arch, m) == 0);
+		/* ia32 getpid is allowed by the ia32 mask. */
+		CHILD_ASSERT(int80(NR32_getpid, 0, 0, 0) == getpid());
+		int80(NR32_chmod, (long)self->file, 0777, 0);
+		_exit(0);
+	}
+	ASSERT_CHILD_KILLED(pid, SIGSYS);
+	assert_mode_0600(_metadata, self->file);
+#else
+	SKIP(return, "int $0x80 from 64-bit code: see compat_test_64");
+#endif
+}
+
+TEST_F(hole, int80_chmod_from_64bit_task_is_killed_by_strict_mode)
+{
+#if defined(__x86_64__)
+	pid_t pid;
+
+	REQUIRE_IA32();
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT,
+				   0, 0, 0) == 0);
+		int80(NR32_chmod, (long)self->file, 0777, 0);
+		syscall(__NR_exit, 0);
+	}
+	ASSERT_CHILD_KILLED(pid, SIGKILL);
+	assert_mode_0600(_metadata, self->file);
+#else
+	SKIP(return, "int $0x80 from 64-bit code: see compat_test_64");
+#endif
+}
+
+#if defined(__i386__)
+#define REQUIRE_64BIT_KERNEL()						\
+	do {								\
+		if (!kernel_is_64bit())					\
+			SKIP(return, "a 32-bit kernel has no 64-bit "	\
+			     "code segment");				\
+	} while (0)
+#endif
+
+/*
+ * 32-bit mask allows everything, 90 included (ia32 old mmap); a far jump
+ * to the 64-bit code segment and "syscall" with 90 is 64-bit chmod,
+ * checked against the 64-bit mask, which is empty.
+ */
+TEST_F(hole, farjump_syscall_from_32bit_task_is_killed_by_mask)
+{
+#if defined(__i386__)
+	struct mask m;
+	pid_t pid;
+
+	REQUIRE_MASK();
+	REQUIRE_64BIT_KERNEL();
+	mask_all(&m, SECCOMP_MASK_MAX_BITS);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_prctl(&m) == 0);
+		syscall64(NR64_chmod, (long)self->file, 0777, 0);
+		_exit(0);
+	}
+	ASSERT_CHILD_KILLED(pid, SIGSYS);
+	assert_mode_0600(_metadata, self->file);
+#else
+	SKIP(return, "far jump from 32-bit code: see compat_test_32");
+#endif
+}
+
+/* The same, with a 64-bit mask that allows all but chmod. */
+TEST_F(hole, farjump_syscall_from_32bit_task_is_checked_against_64bit_mask)
+{
+#if defined(__i386__)
+	struct mask native, compat;
+	pid_t pid;
+
+	REQUIRE_MASK();
+	REQUIRE_64BIT_KERNEL();
+	mask_all_but(&native, NR64_chmod);
+	mask_all(&compat, SECCOMP_MASK_MAX_BITS);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		const __u32 arch[2] = { ARCH_X86_64, ARCH_I386 };
+		const struct mask *m[2] = { &native, &compat };
+
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_seccomp(2, arch, m) == 0);
+		/* 64-bit getpid is allowed by the 64-bit mask. */
+		CHILD_ASSERT(syscall64(NR64_getpid, 0, 0, 0) == getpid());
+		syscall64(NR64_chmod, (long)self->file, 0777, 0);
+		_exit(0);
+	}
+	ASSERT_CHILD_KILLED(pid, SIGSYS);
+	assert_mode_0600(_metadata, self->file);
+#else
+	SKIP(return, "far jump from 32-bit code: see compat_test_32");
+#endif
+}
+
+TEST_F(hole, farjump_syscall_from_32bit_task_is_killed_by_strict_mode)
+{
+#if defined(__i386__)
+	pid_t pid;
+
+	REQUIRE_64BIT_KERNEL();
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT,
+				   0, 0, 0) == 0);
+		syscall64(NR64_chmod, (long)self->file, 0777, 0);
+		syscall(__NR_exit, 0);
+	}
+	ASSERT_CHILD_KILLED(pid, SIGKILL);
+	assert_mode_0600(_metadata, self->file);
+#else
+	SKIP(return, "far jump from 32-bit code: see compat_test_32");
+#endif
+}
+
+/*
+ * Strict mode allows ia32 read (3); 64-bit 3 is close, which strict mode
+ * must not allow to a 32-bit task either.
+ */
+TEST_F(hole, farjump_close_from_32bit_task_is_killed_by_strict_mode)
+{
+#if defined(__i386__)
+	pid_t pid;
+
+	REQUIRE_64BIT_KERNEL();
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT,
+				   0, 0, 0) == 0);
+		syscall64(NR64_close, 0, 0, 0);
+		syscall(__NR_exit, 0);
+	}
+	ASSERT_CHILD_KILLED(pid, SIGKILL);
+#else
+	SKIP(return, "far jump from 32-bit code: see compat_test_32");
+#endif
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Seccomp mask mode: tightening an installed mask
+ */
+
+#include "common.h"
+
+FIXTURE(tighten) {};
+
+FIXTURE_VARIANT(tighten) {
+	bool use_seccomp;
+};
+
+FIXTURE_VARIANT_ADD(tighten, prctl) {
+	.use_seccomp = false,
+};
+
+FIXTURE_VARIANT_ADD(tighten, seccomp) {
+	.use_seccomp = true,
+};
+
+FIXTURE_SETUP(tighten) {}
+FIXTURE_TEARDOWN(tighten) {}
+
+static int set_mask(const FIXTURE_VARIANT(tighten) *variant,
+		    const struct mask *m)
+{
+	if (variant->use_seccomp)
+		return mask_seccomp1(SELF_ARCH, m);
+	return mask_prctl(m);
+}
+
+TEST_F(tighten, subset_works_and_is_enforced)
+{
+	struct mask old, new;
+	pid_t pid;
+
+	REQUIRE_MASK();
+	mask_all(&old, SECCOMP_MASK_MAX_BITS);
+	mask_all_but(&new, __NR_getppid);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(set_mask(variant, &old) == 0);
+		CHILD_ASSERT(syscall(__NR_getppid) == getppid());
+		CHILD_ASSERT(set_mask(variant, &new) == 0);
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
+		syscall(__NR_getppid);
+		_exit(0);
+	}
+	ASSERT_CHILD_KILLED(pid, SIGSYS);
+}
+
+TEST_F(tighten, same_mask_again_works)
+{
+	struct mask m;
+	pid_t pid;
+
+	REQUIRE_MASK();
+	mask_all_but(&m, __NR_getppid);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(set_mask(variant, &m) == 0);
+		CHILD_ASSERT(set_mask(variant, &m) == 0);
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+}
+
+TEST_F(tighten, superset_fails_with_eperm_and_keeps_old_mask)
+{
+	struct mask old, new;
+	pid_t pid;
+
+	REQUIRE_MASK();
+	mask_all_but(&old, __NR_getppid);
+	mask_all(&new, SECCOMP_MASK_MAX_BITS);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(set_mask(variant, &old) == 0);
+		CHILD_ASSERT(set_mask(variant, &new) == -1 && errno == EPERM);
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
+		syscall(__NR_getppid);
+		_exit(0);
+	}
+	ASSERT_CHILD_KILLED(pid, SIGSYS);
+}
+
+TEST_F(tighten, longer_mask_with_zero_extra_bits_works)
+{
+	struct mask old, new;
+	pid_t pid;
+
+	REQUIRE_MASK();
+	/* Old: 0 .. 511 all set. New: 1024 bits, 0 .. 511 set but getppid. */
+	mask_all(&old, 512);
+	ASSERT_LT(__NR_getppid, 512);
+	mask_all(&new, 512);
+	new.nbits = SECCOMP_MASK_MAX_BITS;
+	mask_clear(&new, __NR_getppid);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(set_mask(variant, &old) == 0);
+		CHILD_ASSERT(set_mask(variant, &new) == 0);
+		syscall(__NR_getppid);
+		_exit(0);
+	}
+	ASSERT_CHILD_KILLED(pid, SIGSYS);
+}
+
+TEST_F(tighten, longer_mask_with_a_set_extra_bit_fails_with_eperm)
+{
+	struct mask old, new;
+	pid_t pid;
+
+	REQUIRE_MASK();
+	mask_all(&old, 512);
+	mask_all(&new, 512);
+	new.nbits = SECCOMP_MASK_MAX_BITS;
+	mask_set(&new, NR_UNIMPLEMENTED);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(set_mask(variant, &old) == 0);
+		CHILD_ASSERT(set_mask(variant, &new) == -1 && errno == EPERM);
+		/* The old mask holds: NR_UNIMPLEMENTED is outside it. */
+		syscall(NR_UNIMPLEMENTED);
+		_exit(0);
+	}
+	ASSERT_CHILD_KILLED(pid, SIGSYS);
+}
+
+TEST_F(tighten, shorter_mask_works_and_cuts_the_tail)
+{
+	struct mask old, new;
+	pid_t pid;
+
+	REQUIRE_MASK();
+	mask_all(&old, SECCOMP_MASK_MAX_BITS);
+	mask_all(&new, 512);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(set_mask(variant, &old) == 0);
+		CHILD_ASSERT(syscall(NR_UNIMPLEMENTED) == -1 &&
+			     errno == ENOSYS);
+		CHILD_ASSERT(set_mask(variant, &new) == 0);
+		syscall(NR_UNIMPLEMENTED);
+		_exit(0);
+	}
+	ASSERT_CHILD_KILLED(pid, SIGSYS);
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+/* The masks of the two x86 ABIs are independent. */
+static __u32 other_arch(void)
+{
+	return SELF_ARCH == ARCH_X86_64 ? ARCH_I386 : ARCH_X86_64;
+}
+
+static bool other_abi_available(void)
+{
+#if defined(__x86_64__)
+	return ia32_available();
+#else
+	return kernel_is_64bit();
+#endif
+}
+
+static void expect_status(struct __test_metadata *const _metadata,
+			  pid_t pid, const char *key, const struct mask *m)
+{
+	char buf[8192], val[4096], want[4096];
+
+	ASSERT_EQ(0, read_status(pid, buf, sizeof(buf)));
+	ASSERT_TRUE(status_field(buf, key, val, sizeof(val))) {
+		TH_LOG("no %s: line", key);
+	}
+	mask_format(m, want, sizeof(want));
+	ASSERT_STREQ(want, val);
+}
+
+static const char *status_key(__u32 arch)
+{
+	return arch == ARCH_X86_64 ? "Seccomp_mask" : "Seccomp_mask_compat";
+}
+
+TEST(abi_masks_are_independent)
+{
+	struct mask self_old, self_new, other, empty;
+	int sync[2], done[2];
+	pid_t pid;
+	char c;
+
+	REQUIRE_MASK();
+	if (!other_abi_available())
+		SKIP(return, "the kernel has no second ABI "
+		     "(CONFIG_IA32_EMULATION)");
+	mask_all(&self_old, SECCOMP_MASK_MAX_BITS);
+	mask_all_but(&self_new, __NR_getppid);
+	mask_none(&other, 64);
+	mask_set(&other, 3);
+	mask_set(&other, 60);
+	mask_none(&empty, 0);
+	ASSERT_EQ(0, pipe(sync));
+	ASSERT_EQ(0, pipe(done));
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		const __u32 arch[2] = { SELF_ARCH, other_arch() };
+		const struct mask *both[2] = { &self_old, &other };
+
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_seccomp(2, arch, both) == 0);
+		/* Tightening this ABI leaves the other one alone. */
+		CHILD_ASSERT(mask_prctl(&self_new) == 0);
+		/* Tightening the other ABI to empty leaves this one alone. */
+		CHILD_ASSERT(mask_seccomp1(other_arch(), &empty) == 0);
+		CHILD_ASSERT(write(sync[1], "x", 1) == 1);
+		CHILD_ASSERT(read(done[0], &c, 1) == 1);
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(sync[0], &c, 1));
+	expect_status(_metadata, pid, status_key(SELF_ARCH), &self_new);
+	expect_status(_metadata, pid, status_key(other_arch()), &empty);
+	ASSERT_EQ(1, write(done[1], "x", 1));
+	ASSERT_CHILD_OK(pid);
+}
+
+TEST(seccomp_with_several_masks_is_all_or_nothing)
+{
+	struct mask self_old, self_new, other_old, other_new;
+	int sync[2], done[2];
+	pid_t pid;
+	char c;
+
+	REQUIRE_MASK();
+	if (!other_abi_available())
+		SKIP(return, "the kernel has no second ABI "
+		     "(CONFIG_IA32_EMULATION)");
+	mask_all(&self_old, SECCOMP_MASK_MAX_BITS);
+	mask_all_but(&self_new, __NR_getppid);	/* a subset */
+	mask_none(&other_old, 64);
+	mask_set(&other_old, 1);
+	mask_none(&other_new, 64);
+	mask_set(&other_new, 1);
+	mask_set(&other_new, 2);		/* not a subset */
+	ASSERT_EQ(0, pipe(sync));
+	ASSERT_EQ(0, pipe(done));
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		const __u32 arch[2] = { SELF_ARCH, other_arch() };
+		const struct mask *old[2] = { &self_old, &other_old };
+		const struct mask *new[2] = { &self_new, &other_new };
+
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_seccomp(2, arch, old) == 0);
+		CHILD_ASSERT(mask_seccomp(2, arch, new) == -1 &&
+			     errno == EPERM);
+		/* The subset part was not applied either. */
+		CHILD_ASSERT(syscall(__NR_getppid) == getppid());
+		CHILD_ASSERT(write(sync[1], "x", 1) == 1);
+		CHILD_ASSERT(read(done[0], &c, 1) == 1);
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(sync[0], &c, 1));
+	expect_status(_metadata, pid, status_key(SELF_ARCH), &self_old);
+	expect_status(_metadata, pid, status_key(other_arch()), &other_old);
+	ASSERT_EQ(1, write(done[1], "x", 1));
+	ASSERT_CHILD_OK(pid);
+}
+#endif
+
+TEST_HARNESS_MAIN
