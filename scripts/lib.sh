@@ -9,7 +9,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 B=${BUILD_DIR:-$ROOT/build}
 case $B in /*) ;; *) B=$ROOT/$B ;; esac
-LINUX=$B/linux          # patched copy of the source
+LINUX=${HARNESS_LINUX:-$B/linux}   # patched copy of the source
 OBJ=$B/obj              # O= objects of the patched kernel
 KST=$B/kselftest        # installed kselftests
 LOGS=$B/logs
@@ -70,6 +70,9 @@ setup_ccache() {
 		KCC=gcc
 	fi
 }
+
+# logname DIR: a log-file stem for a directory under build/ (obj, baseline-obj)
+logname() { local r=${1#"$B"/}; echo "${r//\//-}"; }
 
 # The kernel source stage prints the pristine tree; cache it per process.
 pristine_src() {
