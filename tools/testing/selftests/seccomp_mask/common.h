@@ -66,12 +66,17 @@ struct seccomp_mask_set {
 #define PR_SET_NO_NEW_PRIVS	38
 #endif
 
-/* The ABI this program's own syscalls go through. */
-#if defined(__x86_64__) && defined(__ILP32__)
+/*
+ * The ABI this program's own syscalls go through; on x86, X86_BUILD says
+ * whether this is the 64-bit or the 32-bit build.
+ */
+#if X86_BUILD == 64 && defined(__ILP32__)
 #error "x32 builds are not supported"
 #elif defined(__x86_64__)
+#define X86_BUILD		64
 #define SELF_ARCH		AUDIT_ARCH_X86_64
-#elif defined(__i386__)
+#elif defined(__i386)
+#define X86_BUILD		32
 #define SELF_ARCH		AUDIT_ARCH_I386
 #elif defined(__aarch64__)
 #define SELF_ARCH		AUDIT_ARCH_AARCH64
@@ -88,7 +93,7 @@ struct seccomp_mask_set {
 #endif
 
 /* x86: the two ABIs a 64-bit kernel has, and the ia32 numbers used. */
-#if defined(__x86_64__) || defined(__i386__)
+#ifdef X86_BUILD
 #define ARCH_X86_64		AUDIT_ARCH_X86_64
 #define ARCH_I386		AUDIT_ARCH_I386
 #define NR32_exit		1
@@ -108,6 +113,23 @@ struct seccomp_mask_set {
 
 /* A syscall number no kernel implements, below SECCOMP_MASK_MAX_BITS. */
 #define NR_UNIMPLEMENTED	1000
+
+/*
+ * The errno of a syscall number the kernel does not implement, taken in a
+ * child that has no seccomp mode: a set bit must let such a number through
+ * to the same answer.
+ */
+static inline int unimplemented_errno(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(syscall(NR_UNIMPLEMENTED) == -1 ? errno : 0);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
 
 #define CHILD_FAILED		99
 
@@ -130,8 +152,7 @@ static void __attribute__((constructor)) child_report_init(void)
 }
 
 /* Only async-signal-safe work: this may run in a masked or vforked child. */
-static inline void __attribute__((noreturn))
-child_fail(int line, const char *expr)
+static inline void child_fail(int line, const char *expr)
 {
 	size_t i;
 
@@ -166,7 +187,7 @@ static inline int child_wait(struct __test_metadata *const _metadata, pid_t pid)
 }
 
 static inline void child_describe(struct __test_metadata *const _metadata,
-			   int status, int line)
+				  int status, int line)
 {
 	if (WIFEXITED(status) && WEXITSTATUS(status) == CHILD_FAILED &&
 	    child_report->line)
@@ -184,7 +205,7 @@ static inline void child_describe(struct __test_metadata *const _metadata,
 }
 
 static inline void __assert_child_ok(struct __test_metadata *const _metadata,
-			      pid_t pid, int line)
+				     pid_t pid, int line)
 {
 	int status = child_wait(_metadata, pid);
 
@@ -194,8 +215,9 @@ static inline void __assert_child_ok(struct __test_metadata *const _metadata,
 	}
 }
 
-static inline void __assert_child_killed(struct __test_metadata *const _metadata,
-				  pid_t pid, int sig, int line)
+static inline void
+__assert_child_killed(struct __test_metadata *const _metadata, pid_t pid,
+		      int sig, int line)
 {
 	int status = child_wait(_metadata, pid);
 
@@ -308,7 +330,7 @@ static inline int mask_prctl(const struct mask *m)
 
 /* Install or tighten the masks of @n ABIs through seccomp(2). */
 static inline int mask_seccomp(unsigned int n, const __u32 *arch,
-			const struct mask *const *m)
+			       const struct mask *const *m)
 {
 	struct seccomp_mask e[4];
 	struct seccomp_mask_set set = {
@@ -365,6 +387,19 @@ static inline bool kernel_is_64bit(void)
 }
 
 /*
+ * Is this program's ABI the compat one, so that its mask is shown on the
+ * Seccomp_mask_compat line?
+ */
+static inline bool self_is_compat(void)
+{
+#if X86_BUILD == 32
+	return kernel_is_64bit();
+#else
+	return false;
+#endif
+}
+
+/*
  * Probe for the mask mode with a valid call in a throwaway child: a kernel
  * without it answers EINVAL to mode 3 and to operation 4, a kernel with it
  * installs the mask. Returns 1 when supported, 0 when not, and -errno for
@@ -406,20 +441,20 @@ static inline int mask_probe(void)
 	}
 }
 
-#define REQUIRE_MASK()							\
-	do {								\
-		int __probe = mask_probe();				\
-									\
-		if (__probe == 0)					\
-			SKIP(return, "CONFIG_SECCOMP_MASK not enabled "	\
-			     "(mode 3 answers EINVAL)");		\
-		ASSERT_EQ(1, __probe) {					\
-			TH_LOG("the mask mode probe gave an unexpected " \
-			       "answer");				\
-		}							\
-	} while (0)
+/* False, with the test marked skipped, when the mask mode is missing. */
+static inline bool require_mask(struct __test_metadata *const _metadata)
+{
+	int probe = mask_probe();
 
-#if defined(__x86_64__)
+	if (probe == 0)
+		SKIP(return false, "CONFIG_SECCOMP_MASK not enabled (mode 3 answers EINVAL)");
+	ASSERT_EQ(1, probe) {
+		TH_LOG("the mask mode probe gave an unexpected answer");
+	}
+	return true;
+}
+
+#if X86_BUILD == 64
 /* A 32-bit (ia32) syscall from 64-bit code. Pointers must be below 4 GiB. */
 static inline long int80(long nr, long a, long b, long c)
 {
@@ -457,15 +492,15 @@ static inline bool ia32_available(void)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-#define REQUIRE_IA32()							\
-	do {								\
-		if (!ia32_available())					\
-			SKIP(return, "CONFIG_IA32_EMULATION not enabled "\
-			     "(int $0x80 does not work)");		\
-	} while (0)
+static inline bool require_ia32(struct __test_metadata *const _metadata)
+{
+	if (!ia32_available())
+		SKIP(return false, "CONFIG_IA32_EMULATION not enabled (int $0x80 does not work)");
+	return true;
+}
 #endif
 
-#if defined(__i386__)
+#if X86_BUILD == 32
 /*
  * A 64-bit syscall from 32-bit code: far jump into the 64-bit code segment
  * (__USER_CS), "syscall", and back to __USER32_CS.
@@ -482,6 +517,7 @@ static inline long syscall64(long nr, long a, long b, long c)
 		      "movl %%edx, %%edx\n\t"
 		      "syscall\n\t"
 		      "push $0x23\n\t"
+		      /* push imm32 of 32-bit code: no 64-bit relocation */
 		      ".code32\n\t"
 		      "push $2f\n\t"
 		      ".code64\n\t"
@@ -523,7 +559,7 @@ static inline int read_status(pid_t pid, char *buf, size_t len)
  * returns false when there is no such line.
  */
 static inline bool status_field(const char *buf, const char *key, char *val,
-			 size_t len)
+				size_t len)
 {
 	size_t klen = strlen(key);
 	const char *p = buf, *end;

@@ -21,15 +21,15 @@ FIXTURE_SETUP(hole)
 {
 	int fd;
 
-#if defined(__x86_64__)
+#if X86_BUILD == 64
 	self->file = low_page();
-	ASSERT_TRUE(self->file != NULL);
+	ASSERT_TRUE(!!self->file);
 #else
 	self->file = malloc(128);
-	ASSERT_TRUE(self->file != NULL);
+	ASSERT_TRUE(!!self->file);
 #endif
-	strcpy(self->dir, "/tmp/seccomp_mask.XXXXXX");
-	ASSERT_TRUE(mkdtemp(self->dir) != NULL);
+	snprintf(self->dir, sizeof(self->dir), "/tmp/seccomp_mask.XXXXXX");
+	ASSERT_TRUE(!!mkdtemp(self->dir));
 	snprintf(self->file, 128, "%s/file", self->dir);
 	fd = open(self->file, O_CREAT | O_WRONLY | O_TRUNC, 0600);
 	ASSERT_LE(0, fd);
@@ -58,12 +58,14 @@ static void assert_mode_0600(struct __test_metadata *const _metadata,
  */
 TEST_F(hole, int80_chmod_from_64bit_task_is_killed_by_mask)
 {
-#if defined(__x86_64__)
+#if X86_BUILD == 64
 	struct mask m;
 	pid_t pid;
 
-	REQUIRE_MASK();
-	REQUIRE_IA32();
+	if (!require_mask(_metadata))
+		return;
+	if (!require_ia32(_metadata))
+		return;
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
 	ASSERT_TRUE(mask_test(&m, __NR_rt_sigreturn));
 	pid = child_fork();
@@ -84,12 +86,14 @@ TEST_F(hole, int80_chmod_from_64bit_task_is_killed_by_mask)
 /* The same, with the ia32 mask given explicitly and allowing all but 15. */
 TEST_F(hole, int80_chmod_from_64bit_task_is_checked_against_ia32_mask)
 {
-#if defined(__x86_64__)
+#if X86_BUILD == 64
 	struct mask native, compat;
 	pid_t pid;
 
-	REQUIRE_MASK();
-	REQUIRE_IA32();
+	if (!require_mask(_metadata))
+		return;
+	if (!require_ia32(_metadata))
+		return;
 	mask_all(&native, SECCOMP_MASK_MAX_BITS);
 	mask_all_but(&compat, NR32_chmod);
 	pid = child_fork();
@@ -114,10 +118,11 @@ TEST_F(hole, int80_chmod_from_64bit_task_is_checked_against_ia32_mask)
 
 TEST_F(hole, int80_chmod_from_64bit_task_is_killed_by_strict_mode)
 {
-#if defined(__x86_64__)
+#if X86_BUILD == 64
 	pid_t pid;
 
-	REQUIRE_IA32();
+	if (!require_ia32(_metadata))
+		return;
 	pid = child_fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
@@ -133,13 +138,13 @@ TEST_F(hole, int80_chmod_from_64bit_task_is_killed_by_strict_mode)
 #endif
 }
 
-#if defined(__i386__)
-#define REQUIRE_64BIT_KERNEL()						\
-	do {								\
-		if (!kernel_is_64bit())					\
-			SKIP(return, "a 32-bit kernel has no 64-bit "	\
-			     "code segment");				\
-	} while (0)
+#if X86_BUILD == 32
+static bool require_64bit_kernel(struct __test_metadata *const _metadata)
+{
+	if (!kernel_is_64bit())
+		SKIP(return false, "a 32-bit kernel has no 64-bit code segment");
+	return true;
+}
 #endif
 
 /*
@@ -149,12 +154,14 @@ TEST_F(hole, int80_chmod_from_64bit_task_is_killed_by_strict_mode)
  */
 TEST_F(hole, farjump_syscall_from_32bit_task_is_killed_by_mask)
 {
-#if defined(__i386__)
+#if X86_BUILD == 32
 	struct mask m;
 	pid_t pid;
 
-	REQUIRE_MASK();
-	REQUIRE_64BIT_KERNEL();
+	if (!require_mask(_metadata))
+		return;
+	if (!require_64bit_kernel(_metadata))
+		return;
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
 	pid = child_fork();
 	ASSERT_LE(0, pid);
@@ -174,12 +181,14 @@ TEST_F(hole, farjump_syscall_from_32bit_task_is_killed_by_mask)
 /* The same, with a 64-bit mask that allows all but chmod. */
 TEST_F(hole, farjump_syscall_from_32bit_task_is_checked_against_64bit_mask)
 {
-#if defined(__i386__)
+#if X86_BUILD == 32
 	struct mask native, compat;
 	pid_t pid;
 
-	REQUIRE_MASK();
-	REQUIRE_64BIT_KERNEL();
+	if (!require_mask(_metadata))
+		return;
+	if (!require_64bit_kernel(_metadata))
+		return;
 	mask_all_but(&native, NR64_chmod);
 	mask_all(&compat, SECCOMP_MASK_MAX_BITS);
 	pid = child_fork();
@@ -204,10 +213,11 @@ TEST_F(hole, farjump_syscall_from_32bit_task_is_checked_against_64bit_mask)
 
 TEST_F(hole, farjump_syscall_from_32bit_task_is_killed_by_strict_mode)
 {
-#if defined(__i386__)
+#if X86_BUILD == 32
 	pid_t pid;
 
-	REQUIRE_64BIT_KERNEL();
+	if (!require_64bit_kernel(_metadata))
+		return;
 	pid = child_fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
@@ -229,10 +239,11 @@ TEST_F(hole, farjump_syscall_from_32bit_task_is_killed_by_strict_mode)
  */
 TEST_F(hole, farjump_close_from_32bit_task_is_killed_by_strict_mode)
 {
-#if defined(__i386__)
+#if X86_BUILD == 32
 	pid_t pid;
 
-	REQUIRE_64BIT_KERNEL();
+	if (!require_64bit_kernel(_metadata))
+		return;
 	pid = child_fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {

@@ -180,9 +180,9 @@ FIXTURE_VARIANT_ADD(errors, seccomp_bad_bits_with_zero_nbits_is_valid) {
 
 static bool other_abi_available(void)
 {
-#if defined(__x86_64__)
+#if X86_BUILD == 64
 	return ia32_available();
-#elif defined(__i386__)
+#elif X86_BUILD == 32
 	return kernel_is_64bit();
 #else
 	return false;
@@ -195,9 +195,9 @@ static __u32 arch_value(enum arch_kind kind)
 	case ARCH_SELF:
 		return SELF_ARCH;
 	case ARCH_OTHER:
-#if defined(__x86_64__)
+#if X86_BUILD == 64
 		return AUDIT_ARCH_I386;
-#elif defined(__i386__)
+#elif X86_BUILD == 32
 		return AUDIT_ARCH_X86_64;
 #else
 		return 0;
@@ -243,13 +243,13 @@ TEST_F(errors, call)
 	pid_t pid;
 	int i;
 
-	REQUIRE_MASK();
+	if (!require_mask(_metadata))
+		return;
 	for (i = 0; i < 3; i++)
 		if (variant->e[i].arch == ARCH_OTHER && !other_abi_available())
-			SKIP(return, "the kernel has no second ABI "
-			     "(CONFIG_IA32_EMULATION)");
+			SKIP(return, "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
 	bad = unmapped_address();
-	ASSERT_TRUE(bad != NULL);
+	ASSERT_TRUE(!!bad);
 	mask_all(&all, SECCOMP_MASK_MAX_BITS);
 	mask_all_but(&prior, __NR_getppid);
 
@@ -355,12 +355,11 @@ FIXTURE(enomem) {
 FIXTURE_SETUP(enomem)
 {
 	if (access("/proc/self/fail-nth", F_OK))
-		SKIP(return, "CONFIG_FAULT_INJECTION not enabled "
-		     "(no /proc/self/fail-nth)");
+		SKIP(return, "CONFIG_FAULT_INJECTION not enabled (no /proc/self/fail-nth)");
 	if (!read_file(FAILSLAB_WAIT, self->saved_wait,
 		       sizeof(self->saved_wait)))
-		SKIP(return, "CONFIG_FAILSLAB or CONFIG_FAULT_INJECTION_DEBUG_FS "
-		     "not enabled, or debugfs not mounted (%s)", FAILSLAB_WAIT);
+		SKIP(return, "no %s: CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS, debugfs?",
+		     FAILSLAB_WAIT);
 	ASSERT_TRUE(write_file(FAILSLAB_WAIT, "N"));
 	self->restore = true;
 }
@@ -400,7 +399,8 @@ TEST_F(enomem, failed_allocation_changes_nothing)
 	int nth, saw_enomem = 0;
 	pid_t pid;
 
-	REQUIRE_MASK();
+	if (!require_mask(_metadata))
+		return;
 	mask_all(&old, SECCOMP_MASK_MAX_BITS);
 	mask_all_but(&new, __NR_getppid);
 

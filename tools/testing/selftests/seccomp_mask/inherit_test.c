@@ -21,7 +21,8 @@ TEST(fork_child_inherits_the_mask)
 {
 	pid_t pid;
 
-	REQUIRE_MASK();
+	if (!require_mask(_metadata))
+		return;
 	pid = child_fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
@@ -49,7 +50,8 @@ TEST(vfork_child_inherits_the_mask)
 {
 	pid_t pid;
 
-	REQUIRE_MASK();
+	if (!require_mask(_metadata))
+		return;
 	pid = child_fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
@@ -70,14 +72,15 @@ TEST(vfork_child_inherits_the_mask)
 	ASSERT_CHILD_OK(pid);
 }
 
-static volatile int thread_mode = -1;
+static int thread_mode = -1;
 
 static int clone_thread_fn(void *arg)
 {
-	thread_mode = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
+	__atomic_store_n(&thread_mode, prctl(PR_GET_SECCOMP, 0, 0, 0, 0),
+			 __ATOMIC_SEQ_CST);
 	syscall(__NR_getppid);
 	/* Not reached: the whole process is killed. */
-	thread_mode = -2;
+	__atomic_store_n(&thread_mode, -2, __ATOMIC_SEQ_CST);
 	syscall(__NR_exit, 0);
 	return 0;
 }
@@ -86,22 +89,26 @@ TEST(clone_thread_shares_the_mask_and_its_kill_takes_the_process)
 {
 	pid_t pid;
 
-	REQUIRE_MASK();
+	if (!require_mask(_metadata))
+		return;
 	pid = child_fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		static char stack[64 * 1024] __attribute__((aligned(16)));
+		const size_t size = 64 * 1024;
+		char *stack = malloc(size);
 		int i;
 
+		CHILD_ASSERT(stack);
 		install_deny_getppid();
-		CHILD_ASSERT(clone(clone_thread_fn, stack + sizeof(stack),
+		CHILD_ASSERT(clone(clone_thread_fn, stack + size,
 				   CLONE_VM | CLONE_FS | CLONE_FILES |
 				   CLONE_SIGHAND | CLONE_THREAD |
 				   CLONE_SYSVSEM, NULL) > 0);
 		/* Give the thread ten seconds to take this thread down. */
 		for (i = 0; i < 1000; i++)
 			usleep(10000);
-		_exit(thread_mode == -2 ? 3 : 4);
+		_exit(__atomic_load_n(&thread_mode, __ATOMIC_SEQ_CST) == -2 ?
+		      3 : 4);
 	}
 	ASSERT_CHILD_KILLED(pid, SIGSYS);
 }
@@ -118,7 +125,8 @@ TEST(pthread_shares_the_mask)
 {
 	pid_t pid;
 
-	REQUIRE_MASK();
+	if (!require_mask(_metadata))
+		return;
 	pid = child_fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
@@ -152,7 +160,8 @@ TEST(denied_call_in_one_thread_kills_every_thread)
 {
 	pid_t pid;
 
-	REQUIRE_MASK();
+	if (!require_mask(_metadata))
+		return;
 	pid = child_fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
@@ -210,11 +219,12 @@ TEST_F(execve, keeps_the_mask)
 {
 	pid_t pid;
 
-	REQUIRE_MASK();
+	if (!require_mask(_metadata))
+		return;
 	pid = child_fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		char *argv[] = { self->helper, "3", NULL };
+		char *const argv[] = { self->helper, "3", NULL };
 
 		install_deny_getppid();
 		execve(self->helper, argv, environ);
@@ -228,12 +238,13 @@ TEST_F(execve, denied_call_after_execve_is_killed)
 	char nr[16];
 	pid_t pid;
 
-	REQUIRE_MASK();
+	if (!require_mask(_metadata))
+		return;
 	snprintf(nr, sizeof(nr), "%d", __NR_getppid);
 	pid = child_fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		char *argv[] = { self->helper, "3", nr, NULL };
+		char *const argv[] = { self->helper, "3", nr, NULL };
 
 		install_deny_getppid();
 		execve(self->helper, argv, environ);
