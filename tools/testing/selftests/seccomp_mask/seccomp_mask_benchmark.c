@@ -1,0 +1,1334 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the seccomp mask mode costs, against no seccomp and BPF filters:
+ * per syscall, per install, per fork and in kernel memory per task.
+ *
+ * Strictly speaking, this is not a test (in the manner of
+ * ../seccomp/seccomp_benchmark.c): it asserts nothing about timing. Every
+ * measurement runs in a fresh child that installs its sandbox and then
+ * measures; the parent collects the results through a shared page. A
+ * sandboxed child never needs a syscall besides the measured ones (it
+ * spins when done and the parent kills it), so a mask may allow a single
+ * syscall.
+ *
+ * Without arguments (the kselftest runner) it runs a short pass only, to
+ * prove that every case works. For numbers:
+ *
+ *   seccomp_mask_benchmark [-t MS | -s SAMPLES] [-r ROUNDS] [-k INSTALLS]
+ *                          [-f FORKS] [-m TASKS] [-g GROUPS] [-j FILE]
+ *   seccomp_mask_benchmark SAMPLES          (as seccomp_benchmark)
+ *
+ *   -t MS       calibrate: SAMPLES syscalls take MS ms without seccomp
+ *   -s SAMPLES  syscalls per measurement (all syscall cases)
+ *   -b BATCHES  a measurement is the fastest of BATCHES batches (20)
+ *   -r ROUNDS   every case is measured ROUNDS times, rounds interleaved;
+ *               the summary is the median with min and max
+ *   -k N        installs per round (each in a fresh child)
+ *   -f N        fork+exit+wait per measurement (the median is kept)
+ *   -m N        sandboxed tasks alive per memory measurement
+ *   -g LIST     only these groups: syscall,masksize,chart,install,fork,memory
+ *   -j FILE     write every raw measurement as JSON to FILE
+ *
+ * On x86 the program is built twice: the _64 binary measures the native
+ * ABI, the _32 binary the compat (ia32) ABI of the same kernel.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+
+#include "../kselftest.h"
+
+/* Fallbacks for headers without the mask mode (the tests then skip). */
+#ifndef SECCOMP_MODE_MASK
+#define SECCOMP_MODE_MASK	3
+#endif
+#ifndef SECCOMP_MASK_MAX_BITS
+#define SECCOMP_MASK_MAX_BITS	1024
+#endif
+#ifndef PR_SET_NO_NEW_PRIVS
+#define PR_SET_NO_NEW_PRIVS	38
+#endif
+#ifndef SECCOMP_RET_KILL_PROCESS
+#define SECCOMP_RET_KILL_PROCESS 0x80000000U
+#endif
+
+#if defined(__x86_64__) && !defined(__ILP32__)
+#define SELF_ARCH	AUDIT_ARCH_X86_64
+#define ABI_NAME	"x86_64"
+#elif defined(__i386__)
+#define SELF_ARCH	AUDIT_ARCH_I386
+#define ABI_NAME	"i386 (compat)"
+#elif defined(__aarch64__)
+#define SELF_ARCH	AUDIT_ARCH_AARCH64
+#define ABI_NAME	"aarch64"
+#else
+#error "add this architecture's AUDIT_ARCH"
+#endif
+
+/*
+ * The "late" syscall: mseal(0, 0, 1), the last entry of both x86 tables
+ * (462). It fails with -EINVAL on its first test (flags != 0), before
+ * any lock or lookup, so it costs about what getpid costs, and it has no
+ * effect whatever happens.
+ */
+#ifndef __NR_mseal
+#define __NR_mseal	462
+#endif
+#define NR_LATE		__NR_mseal
+
+#define MAX_ROUNDS	64
+#define MAX_CASES	96
+#define MASK_BYTES	(SECCOMP_MASK_MAX_BITS / 8)
+
+/* ------------------------------------------------------------------ */
+/* Sets of syscall numbers, masks and filters                         */
+
+struct nrset {
+	uint8_t bits[MASK_BYTES];	/* the mask layout: bit n%8 of byte n/8 */
+	int count;
+};
+
+static void set_add(struct nrset *s, long nr)
+{
+	if (nr < 0 || nr >= SECCOMP_MASK_MAX_BITS)
+		return;
+	if (!(s->bits[nr / 8] & (1 << (nr % 8)))) {
+		s->bits[nr / 8] |= 1 << (nr % 8);
+		s->count++;
+	}
+}
+
+static bool set_has(const struct nrset *s, long nr)
+{
+	return nr >= 0 && nr < SECCOMP_MASK_MAX_BITS &&
+	       (s->bits[nr / 8] & (1 << (nr % 8)));
+}
+
+static int set_nbits(const struct nrset *s)
+{
+	int n;
+
+	for (n = SECCOMP_MASK_MAX_BITS; n > 0; n--)
+		if (set_has(s, n - 1))
+			break;
+	return n;
+}
+
+/* Syscalls needed beside the measured one when the clock is no vDSO call. */
+static struct nrset support;
+static bool vdso_clock;
+
+static void add_clock(struct nrset *s)
+{
+#ifdef __NR_clock_gettime
+	set_add(s, __NR_clock_gettime);
+#endif
+#ifdef __NR_clock_gettime64
+	set_add(s, __NR_clock_gettime64);
+#endif
+}
+
+/*
+ * What a child that forks, waits, writes and blocks needs through glibc:
+ * fork() is rt_sigprocmask + clone + set_robust_list in the child, _exit()
+ * is exit_group, waitpid() is wait4 or waitpid; the repeated installs
+ * need prctl.
+ */
+static void add_essentials(struct nrset *s)
+{
+	long nrs[] = {
+		__NR_read, __NR_write, __NR_exit, __NR_exit_group, __NR_getpid,
+		__NR_clone, __NR_rt_sigprocmask, __NR_set_robust_list,
+		__NR_wait4, __NR_prctl,
+#ifdef __NR_waitpid
+		__NR_waitpid,
+#endif
+#ifdef __NR_fork
+		__NR_fork,
+#endif
+#ifdef __NR_clone3
+		__NR_clone3,
+#endif
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(nrs) / sizeof(nrs[0]); i++)
+		set_add(s, nrs[i]);
+}
+
+/* A set of exactly @n syscalls: @must plus the lowest other numbers. */
+static void set_fill(struct nrset *s, int n)
+{
+	long nr;
+
+	for (nr = 0; s->count < n && nr < SECCOMP_MASK_MAX_BITS; nr++)
+		set_add(s, nr);
+}
+
+/* "set100": the 100 syscalls of the install, fork and memory cases. */
+static void set100(struct nrset *s, long target)
+{
+	memset(s, 0, sizeof(*s));
+	*s = support;
+	add_essentials(s);
+	set_add(s, target);
+	set_fill(s, 100);
+}
+
+struct prog {
+	struct sock_filter insn[BPF_MAXINSNS];
+	unsigned short len;
+};
+
+static void emit(struct prog *p, struct sock_filter f)
+{
+	if (p->len >= BPF_MAXINSNS)
+		ksft_exit_fail_msg("BPF program too long\n");
+	p->insn[p->len++] = f;
+}
+
+/* Kill other ABIs, then load the syscall number. */
+static void bpf_prologue(struct prog *p)
+{
+	p->len = 0;
+	emit(p, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		 offsetof(struct seccomp_data, arch)));
+	emit(p, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+		 SELF_ARCH, 1, 0));
+	emit(p, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+		 SECCOMP_RET_KILL_PROCESS));
+	emit(p, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		 offsetof(struct seccomp_data, nr)));
+}
+
+/*
+ * One rule: allow @nr. With @argload, the rule loads an argument first:
+ * the action cache then cannot prove the result constant for @nr, and
+ * every call of @nr runs the BPF program.
+ */
+static void bpf_allow(struct prog *p, long nr, bool argload)
+{
+	emit(p, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+		 nr, 0, argload ? 2 : 1));
+	if (argload)
+		emit(p, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, args[0])));
+	emit(p, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+		 SECCOMP_RET_ALLOW));
+}
+
+/*
+ * A linear allow-list of @rules rules with @target last (the worst case
+ * of a linear list): the support syscalls first (and prctl, for a filter
+ * that more filters are stacked on), then fillers.
+ */
+static void bpf_list(struct prog *p, long target, int rules, bool argload,
+		     bool prctl_too)
+{
+	struct nrset used = support, first = support;
+	int n = 0;
+	long nr;
+
+	if (prctl_too)
+		set_add(&first, __NR_prctl);
+	bpf_prologue(p);
+	for (nr = 0; nr < SECCOMP_MASK_MAX_BITS; nr++) {
+		if (set_has(&first, nr)) {
+			bpf_allow(p, nr, false);
+			set_add(&used, nr);
+			n++;
+		}
+	}
+	set_add(&used, target);
+	for (nr = 0; n < rules - 1 && nr < SECCOMP_MASK_MAX_BITS; nr++) {
+		if (set_has(&used, nr))
+			continue;
+		bpf_allow(p, nr, false);
+		n++;
+	}
+	bpf_allow(p, target, argload);
+	emit(p, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+		 SECCOMP_RET_KILL_PROCESS));
+}
+
+/* The allow-list equivalent of the mask @s. */
+static void bpf_from_set(struct prog *p, const struct nrset *s)
+{
+	long nr;
+
+	bpf_prologue(p);
+	for (nr = 0; nr < SECCOMP_MASK_MAX_BITS; nr++)
+		if (set_has(s, nr))
+			bpf_allow(p, nr, false);
+	emit(p, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+		 SECCOMP_RET_KILL_PROCESS));
+}
+
+/* ------------------------------------------------------------------ */
+/* Sandboxes                                                          */
+
+enum sb_mode { SB_NONE, SB_MASK, SB_FILTER };
+
+struct sandbox {
+	enum sb_mode mode;
+	struct nrset mask;		/* SB_MASK */
+	struct prog *filter[4];		/* SB_FILTER: installed in order */
+	int nfilters;
+};
+
+static long install_mask(const struct nrset *s)
+{
+	/* nbits: up to the highest set bit, rounded up to a 64-bit word. */
+	unsigned long nbits = (set_nbits(s) + 63) / 64 * 64;
+
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_MASK, s->bits, nbits, 0);
+}
+
+static long install_filter(const struct prog *p)
+{
+	struct sock_fprog fprog = {
+		.len = p->len,
+		.filter = (struct sock_filter *)p->insn,
+	};
+
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog, 0, 0);
+}
+
+/* Returns 0 or the errno of the failed install. */
+static int sandbox_install(const struct sandbox *sb)
+{
+	int i;
+
+	if (sb->mode == SB_NONE)
+		return 0;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return errno;
+	if (sb->mode == SB_MASK)
+		return install_mask(&sb->mask) ? errno : 0;
+	for (i = 0; i < sb->nfilters; i++)
+		if (install_filter(sb->filter[i]))
+			return errno;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Children and the shared page                                       */
+
+struct shared {
+	volatile int done;		/* set by the child when finished */
+	volatile int err;		/* errno of a failed step, or -1 */
+	double value;			/* the result */
+	double extra[8];
+	char why[160];
+};
+
+static double median(const double *v, int n);
+
+static struct shared *shm;
+static int ncpus = 1;
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	if (ncpus < 2)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static void __attribute__((noreturn)) child_spin(void)
+{
+	for (;;)
+		__asm__ volatile("" ::: "memory");
+}
+
+/* A failed child reports and spins too: it may not be allowed to exit. */
+static void __attribute__((noreturn)) child_fail(int err, const char *why)
+{
+	shm->err = err ? err : -1;
+	snprintf(shm->why, sizeof(shm->why), "%s", why);
+	__atomic_store_n(&shm->done, 1, __ATOMIC_RELEASE);
+	child_spin();
+}
+
+/*
+ * The end of every measuring child: publish, then spin without a single
+ * syscall (the sandbox may allow none) until the parent kills it.
+ */
+static void __attribute__((noreturn)) child_done(double value)
+{
+	shm->value = value;
+	__atomic_store_n(&shm->done, 1, __ATOMIC_RELEASE);
+	child_spin();
+}
+
+/*
+ * Runs @fn(@arg) in a fresh child pinned to the last CPU; returns 0 and
+ * the child's value in *@value, or -1 with the reason in shm->why.
+ */
+static int run_child(void (*fn)(const void *), const void *arg,
+		     double *value, int timeout_s)
+{
+	unsigned long long deadline = now_ns() + timeout_s * 1000000000ULL;
+	struct timespec tick = { 0, 5000000 };
+	int status = 0, ret = -1;
+	pid_t pid, w;
+
+	memset(shm, 0, sizeof(*shm));
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (pid == 0) {
+		pin(ncpus - 1);
+		fn(arg);
+		child_fail(0, "child returned");
+	}
+	for (;;) {
+		if (__atomic_load_n(&shm->done, __ATOMIC_ACQUIRE))
+			break;
+		w = waitpid(pid, &status, WNOHANG);
+		if (w == pid) {
+			if (__atomic_load_n(&shm->done, __ATOMIC_ACQUIRE))
+				break;
+			snprintf(shm->why, sizeof(shm->why),
+				 "child died: %s %d before reporting",
+				 WIFSIGNALED(status) ? "signal" : "exit",
+				 WIFSIGNALED(status) ? WTERMSIG(status) :
+				 WEXITSTATUS(status));
+			return -1;
+		}
+		if (now_ns() > deadline) {
+			snprintf(shm->why, sizeof(shm->why),
+				 "timed out after %d s", timeout_s);
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			return -1;
+		}
+		/* Back off: on one CPU, every wakeup interrupts the child. */
+		nanosleep(&tick, NULL);
+		if (tick.tv_nsec < 80000000)
+			tick.tv_nsec *= 2;
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	if (shm->err)
+		return -1;
+	*value = shm->value;
+	ret = 0;
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* The measurements                                                   */
+
+static unsigned long long samples = 2000;
+static int rounds = 1, installs = 3, forks = 10, memtasks = 10;
+/*
+ * A syscall measurement is split into batches and reports the fastest
+ * one: interruptions (the tick, the parent, the host preempting an
+ * emulated CPU) only ever add time. One batch when the clock is coarse.
+ */
+static int batches = 20;
+static double clock_step_ns;
+
+#define MAX_ITER	4096
+static double iter_ns[MAX_ITER];	/* per-iteration times of a child */
+
+struct syscall_arg {
+	const struct sandbox *sb;
+	long nr;
+};
+
+static long expect_of(long nr)
+{
+	return nr == NR_LATE ? -1 : getpid();
+}
+
+/* ns per call of @nr; getpid() or mseal(0, 0, 1) = -EINVAL */
+static void measure_syscall(const void *a)
+{
+	const struct syscall_arg *arg = a;
+	long nr = arg->nr, expect = expect_of(nr), ret;
+	unsigned long long i, n = samples / batches, warm = n / 4 + 10, t0, t1;
+	double best = 0;
+	int b, err;
+
+	err = sandbox_install(arg->sb);
+	if (err)
+		child_fail(err, "install failed");
+	for (i = 0; i < warm; i++)
+		syscall(nr, 0, 0, 1);
+	for (b = 0; b < batches; b++) {
+		t0 = now_ns();
+		for (i = 0; i < n; i++) {
+			ret = syscall(nr, 0, 0, 1);
+			if (ret != expect)
+				child_fail(errno, "unexpected syscall result");
+		}
+		t1 = now_ns();
+		if (!b || t1 - t0 < best)
+			best = t1 - t0;
+	}
+	child_done(best / n);
+}
+
+/* ns for one install, the first one of a fresh child */
+static void measure_install_once(const void *a)
+{
+	const struct sandbox *sb = a;
+	unsigned long long t0, t1;
+	long ret;
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		child_fail(errno, "no_new_privs");
+	t0 = now_ns();
+	if (sb->mode == SB_MASK)
+		ret = install_mask(&sb->mask);
+	else
+		ret = install_filter(sb->filter[0]);
+	t1 = now_ns();
+	if (ret)
+		child_fail(errno, "install failed");
+	child_done(t1 - t0);
+}
+
+/*
+ * ns per install, repeated in one process: the mask is tightened with
+ * itself (a new copy each time), the filter is stacked once more each
+ * time (the stack grows: 32 filters of 100 rules stay below the kernel's
+ * limit of instructions per path).
+ */
+#define REPEAT_INSTALLS	32
+static void measure_install_repeat(const void *a)
+{
+	const struct sandbox *sb = a;
+	unsigned long long t0;
+	int i, n = REPEAT_INSTALLS;
+	long ret;
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		child_fail(errno, "no_new_privs");
+	if (sb->mode == SB_MASK && install_mask(&sb->mask))
+		child_fail(errno, "first install failed");
+	for (i = 0; i < n; i++) {
+		t0 = now_ns();
+		if (sb->mode == SB_MASK)
+			ret = install_mask(&sb->mask);
+		else
+			ret = install_filter(sb->filter[0]);
+		iter_ns[i] = now_ns() - t0;
+		if (ret)
+			child_fail(errno, "install failed");
+	}
+	child_done(median(iter_ns, n));
+}
+
+/* ns per fork + _exit + waitpid with the sandbox active (median) */
+static void measure_fork(const void *a)
+{
+	const struct sandbox *sb = a;
+	unsigned long long t0;
+	int i, err, status;
+	pid_t pid;
+
+	err = sandbox_install(sb);
+	if (err)
+		child_fail(err, "install failed");
+	for (i = -3; i < forks; i++) {
+		t0 = now_ns();
+		pid = fork();
+		if (pid < 0)
+			child_fail(errno, "fork");
+		if (pid == 0)
+			_exit(0);
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+			child_fail(errno, "grandchild did not exit");
+		if (i >= 0)
+			iter_ns[i] = now_ns() - t0;
+	}
+	child_done(median(iter_ns, forks));
+}
+
+/* ------------------------------------------------------------------ */
+/* Kernel memory per sandboxed task                                   */
+
+struct meminfo {
+	long long slab, sunreclaim, vmalloc, percpu, used;	/* bytes */
+	long long masks;	/* seccomp_masks objects (slabinfo), or -1 */
+};
+
+static void read_meminfo(struct meminfo *m)
+{
+	char line[256], name[64];
+	long long v, total = 0, free_ = 0;
+	FILE *f;
+
+	memset(m, 0, sizeof(*m));
+	m->masks = -1;
+	f = fopen("/proc/meminfo", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63[^:]: %lld", name, &v) != 2)
+			continue;
+		v *= 1024;
+		if (!strcmp(name, "Slab"))
+			m->slab = v;
+		else if (!strcmp(name, "SUnreclaim"))
+			m->sunreclaim = v;
+		else if (!strcmp(name, "VmallocUsed"))
+			m->vmalloc = v;
+		else if (!strcmp(name, "Percpu"))
+			m->percpu = v;
+		else if (!strcmp(name, "MemTotal"))
+			total = v;
+		else if (!strcmp(name, "MemFree"))
+			free_ = v;
+	}
+	fclose(f);
+	m->used = total - free_;
+	f = fopen("/proc/slabinfo", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		long long active, num, objsize;
+
+		if (sscanf(line, "seccomp_masks %lld %lld %lld",
+			   &active, &num, &objsize) == 3)
+			m->masks = active * objsize;
+	}
+	fclose(f);
+}
+
+/*
+ * Starts @memtasks children that each install @sb themselves and block;
+ * returns the growth of kernel memory per child (bytes) in @out:
+ * [0] used (MemTotal - MemFree), [1] Slab, [2] SUnreclaim,
+ * [3] VmallocUsed, [4] Percpu, [5] seccomp_masks slab.
+ */
+static int measure_memory(const struct sandbox *sb, double out[6])
+{
+	struct timespec settle = { 0, 200000000 };
+	int ready[2], go[2], i, n = 0, err = 0, status;
+	struct meminfo before, after;
+	pid_t *pids;
+	char c;
+
+	pids = calloc(memtasks, sizeof(*pids));
+	if (!pids || pipe(ready) || pipe(go))
+		ksft_exit_fail_msg("pipe: %s\n", strerror(errno));
+	/* Let deferred (RCU) frees of earlier rounds finish. */
+	nanosleep(&settle, NULL);
+	read_meminfo(&before);
+	for (i = 0; i < memtasks; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			break;
+		if (pids[i] == 0) {
+			close(ready[0]);
+			close(go[1]);
+			c = sandbox_install(sb) ? 'E' : 'R';
+			if (write(ready[1], &c, 1) != 1)
+				_exit(1);
+			/* Block until the parent is done measuring. */
+			if (read(go[0], &c, 1) < 0)
+				_exit(1);
+			_exit(0);
+		}
+		n++;
+	}
+	close(ready[1]);
+	close(go[0]);
+	for (i = 0; i < n; i++) {
+		if (read(ready[0], &c, 1) != 1 || c != 'R')
+			err = 1;
+	}
+	nanosleep(&settle, NULL);
+	read_meminfo(&after);
+	close(go[1]);
+	close(ready[0]);
+	for (i = 0; i < n; i++)
+		waitpid(pids[i], &status, 0);
+	free(pids);
+	if (err || n != memtasks)
+		return -1;
+	out[0] = (double)(after.used - before.used) / n;
+	out[1] = (double)(after.slab - before.slab) / n;
+	out[2] = (double)(after.sunreclaim - before.sunreclaim) / n;
+	out[3] = (double)(after.vmalloc - before.vmalloc) / n;
+	out[4] = (double)(after.percpu - before.percpu) / n;
+	out[5] = before.masks < 0 ? -1 :
+		 (double)(after.masks - before.masks) / n;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Cases                                                              */
+
+enum kind { K_SYSCALL, K_INSTALL_ONCE, K_INSTALL_REPEAT, K_FORK, K_MEMORY };
+
+static const char *const mem_fields[6] = {
+	"used", "slab", "sunreclaim", "vmalloc", "percpu", "seccomp_masks",
+};
+
+struct bcase {
+	char name[64];
+	const char *group;	/* syscall masksize chart install fork memory */
+	const char *sys;	/* measured syscall */
+	long nr;
+	const char *mode;	/* none mask filter-cached filter-arg ... */
+	int param;		/* rules, mask bits or filters */
+	enum kind kind;
+	struct sandbox sb;
+	const char *unit;
+	double v[MAX_ROUNDS];
+	double mem[MAX_ROUNDS][6];
+	int n;
+	bool skipped, failed;
+	char why[256];
+};
+
+static struct bcase cases[MAX_CASES];
+static int ncases;
+static const char *groups = "syscall,masksize,chart,install,fork,memory";
+
+static bool group_on(const char *g)
+{
+	const char *p = groups;
+	size_t l = strlen(g);
+
+	while ((p = strstr(p, g))) {
+		if ((p == groups || p[-1] == ',') && (p[l] == ',' || !p[l]))
+			return true;
+		p += l;
+	}
+	return false;
+}
+
+static struct prog *new_prog(void)
+{
+	struct prog *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		ksft_exit_fail_msg("out of memory\n");
+	return p;
+}
+
+static struct bcase *add_case(const char *group, const char *sys, long nr,
+			      const char *mode, int param, enum kind kind)
+{
+	struct bcase *c;
+
+	if (!group_on(group))
+		return NULL;
+	if (ncases >= MAX_CASES)
+		ksft_exit_fail_msg("too many cases\n");
+	c = &cases[ncases++];
+	c->group = group;
+	c->sys = sys;
+	c->nr = nr;
+	c->mode = mode;
+	c->param = param;
+	c->kind = kind;
+	c->unit = kind == K_MEMORY ? "bytes/task" :
+		  kind == K_SYSCALL ? "ns/call" :
+		  kind == K_FORK ? "ns/fork" : "ns/install";
+	if (param)
+		snprintf(c->name, sizeof(c->name), "%s/%s/%s-%d", group, sys,
+			 mode, param);
+	else
+		snprintf(c->name, sizeof(c->name), "%s/%s/%s", group, sys,
+			 mode);
+	return c;
+}
+
+/* A mask of @nbits syscalls containing @nr (0: all bits). */
+static void sb_mask(struct sandbox *sb, long nr, int nbits)
+{
+	memset(sb, 0, sizeof(*sb));
+	sb->mode = SB_MASK;
+	if (!nbits) {
+		memset(sb->mask.bits, 0xff, sizeof(sb->mask.bits));
+		sb->mask.count = SECCOMP_MASK_MAX_BITS;
+		return;
+	}
+	if (nbits == 100) {
+		set100(&sb->mask, nr);
+		return;
+	}
+	sb->mask = support;
+	set_add(&sb->mask, nr);
+	set_fill(&sb->mask, nbits);
+}
+
+/*
+ * @nfilters filters of @rules rules; all but the last one installed also
+ * allow prctl, which installs the next one.
+ */
+static void sb_filters(struct sandbox *sb, long nr, int rules, bool argload,
+		       int nfilters)
+{
+	int i;
+
+	memset(sb, 0, sizeof(*sb));
+	sb->mode = SB_FILTER;
+	sb->nfilters = nfilters;
+	if (nfilters > 1) {
+		sb->filter[0] = new_prog();
+		bpf_list(sb->filter[0], nr, rules, argload, true);
+	}
+	for (i = 1; i < nfilters - 1; i++)
+		sb->filter[i] = sb->filter[0];
+	sb->filter[nfilters - 1] = new_prog();
+	bpf_list(sb->filter[nfilters - 1], nr, rules, argload, false);
+}
+
+static void sb_filter_set(struct sandbox *sb, const struct nrset *s,
+			  int nfilters)
+{
+	int i;
+
+	memset(sb, 0, sizeof(*sb));
+	sb->mode = SB_FILTER;
+	sb->nfilters = nfilters;
+	sb->filter[0] = new_prog();
+	bpf_from_set(sb->filter[0], s);
+	for (i = 1; i < nfilters; i++)
+		sb->filter[i] = sb->filter[0];
+}
+
+static void add_syscall_cases(const char *sys, long nr)
+{
+	struct bcase *c;
+
+	if ((c = add_case("syscall", sys, nr, "none", 0, K_SYSCALL)))
+		c->sb.mode = SB_NONE;
+	if ((c = add_case("syscall", sys, nr, "mask", 0, K_SYSCALL)))
+		sb_mask(&c->sb, nr, 1);
+	if ((c = add_case("syscall", sys, nr, "filter-cached", 0, K_SYSCALL)))
+		sb_filters(&c->sb, nr, 1, false, 1);
+	if ((c = add_case("syscall", sys, nr, "filter-arg", 0, K_SYSCALL)))
+		sb_filters(&c->sb, nr, 1, true, 1);
+	if ((c = add_case("syscall", sys, nr, "linear300-cached", 0, K_SYSCALL)))
+		sb_filters(&c->sb, nr, 300, false, 1);
+	if ((c = add_case("syscall", sys, nr, "linear300-arg", 0, K_SYSCALL)))
+		sb_filters(&c->sb, nr, 300, true, 1);
+	if ((c = add_case("syscall", sys, nr, "stack4-cached", 0, K_SYSCALL)))
+		sb_filters(&c->sb, nr, 1, false, 4);
+	if ((c = add_case("syscall", sys, nr, "stack4-arg", 0, K_SYSCALL)))
+		sb_filters(&c->sb, nr, 1, true, 4);
+}
+
+static void build_cases(void)
+{
+	static const int chart_rules[] = { 10, 30, 100 };
+	struct nrset s100;
+	struct bcase *c;
+	unsigned int i;
+
+	add_syscall_cases("getpid", __NR_getpid);
+	add_syscall_cases("mseal", NR_LATE);
+
+	/* Mask size: 1 is the syscall case above; 100 and all here. */
+	if ((c = add_case("masksize", "getpid", __NR_getpid, "mask", 100, K_SYSCALL)))
+		sb_mask(&c->sb, __NR_getpid, 100);
+	if ((c = add_case("masksize", "getpid", __NR_getpid, "mask", SECCOMP_MASK_MAX_BITS, K_SYSCALL)))
+		sb_mask(&c->sb, __NR_getpid, 0);
+
+	/* Filter length, cache defeated (1 and 300 rules are above). */
+	for (i = 0; i < sizeof(chart_rules) / sizeof(chart_rules[0]); i++)
+		if ((c = add_case("chart", "getpid", __NR_getpid, "linear-arg",
+				  chart_rules[i], K_SYSCALL)))
+			sb_filters(&c->sb, __NR_getpid, chart_rules[i], true, 1);
+
+	set100(&s100, __NR_getpid);
+	if ((c = add_case("install", "set100", 0, "mask", 0, K_INSTALL_ONCE))) {
+		c->sb.mode = SB_MASK;
+		c->sb.mask = s100;
+	}
+	if ((c = add_case("install", "set100", 0, "filter", 0, K_INSTALL_ONCE)))
+		sb_filter_set(&c->sb, &s100, 1);
+	if ((c = add_case("install", "set100", 0, "mask-repeat", 0, K_INSTALL_REPEAT))) {
+		c->sb.mode = SB_MASK;
+		c->sb.mask = s100;
+	}
+	if ((c = add_case("install", "set100", 0, "filter-repeat", 0, K_INSTALL_REPEAT)))
+		sb_filter_set(&c->sb, &s100, 1);
+
+	if ((c = add_case("fork", "set100", 0, "none", 0, K_FORK)))
+		c->sb.mode = SB_NONE;
+	if ((c = add_case("fork", "set100", 0, "mask", 0, K_FORK))) {
+		c->sb.mode = SB_MASK;
+		c->sb.mask = s100;
+	}
+	if ((c = add_case("fork", "set100", 0, "filter", 0, K_FORK)))
+		sb_filter_set(&c->sb, &s100, 1);
+	if ((c = add_case("fork", "set100", 0, "stack4", 0, K_FORK)))
+		sb_filter_set(&c->sb, &s100, 4);
+
+	if ((c = add_case("memory", "set100", 0, "none", 0, K_MEMORY)))
+		c->sb.mode = SB_NONE;
+	if ((c = add_case("memory", "set100", 0, "mask", 0, K_MEMORY))) {
+		c->sb.mode = SB_MASK;
+		c->sb.mask = s100;
+	}
+	if ((c = add_case("memory", "set100", 0, "filter", 0, K_MEMORY)))
+		sb_filter_set(&c->sb, &s100, 1);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(const double *v, int n)
+{
+	static double s[MAX_ITER];
+	int i;
+
+	if (n <= 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		s[i] = v[i];
+	qsort(s, n, sizeof(s[0]), cmp_double);
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+static void run_case(struct bcase *c)
+{
+	struct syscall_arg sa = { &c->sb, c->nr };
+	static double vals[1024];
+	double v = 0;
+	int i, k = 0, ret = 0;
+
+	if (c->failed || c->skipped || c->n >= MAX_ROUNDS)
+		return;
+	switch (c->kind) {
+	case K_SYSCALL:
+		ret = run_child(measure_syscall, &sa, &v, 600);
+		break;
+	case K_FORK:
+		ret = run_child(measure_fork, &c->sb, &v, 600);
+		break;
+	case K_INSTALL_REPEAT:
+		ret = run_child(measure_install_repeat, &c->sb, &v, 600);
+		break;
+	case K_INSTALL_ONCE:
+		for (i = 0; i < installs && i < 1024 && !ret; i++)
+			if (!(ret = run_child(measure_install_once, &c->sb,
+					      &vals[k], 60)))
+				k++;
+		v = median(vals, k);
+		break;
+	case K_MEMORY:
+		ret = measure_memory(&c->sb, c->mem[c->n]);
+		if (ret)
+			snprintf(shm->why, sizeof(shm->why),
+				 "a task could not install its sandbox");
+		v = c->mem[c->n][0];
+		break;
+	}
+	if (ret) {
+		c->failed = true;
+		snprintf(c->why, sizeof(c->why), "%s%s%s", shm->why,
+			 shm->err > 0 ? ": " : "",
+			 shm->err > 0 ? strerror(shm->err) : "");
+		return;
+	}
+	c->v[c->n++] = v;
+}
+
+/* ------------------------------------------------------------------ */
+/* Environment                                                        */
+
+static void probe_vdso_clock(void)
+{
+	struct sock_filter f[8];
+	struct sock_fprog prog = { .filter = f };
+	struct nrset clk = { 0 };
+	int n = 0, status;
+	long nr;
+	pid_t pid;
+
+	/* clock_gettime syscalls fail with EPERM: only the vDSO succeeds. */
+	add_clock(&clk);
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		 offsetof(struct seccomp_data, nr));
+	for (nr = 0; nr < SECCOMP_MASK_MAX_BITS; nr++) {
+		if (!set_has(&clk, nr))
+			continue;
+		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+			 nr, 0, 1);
+		f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+			 SECCOMP_RET_ERRNO | EPERM);
+	}
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	prog.len = n;
+
+	memset(shm, 0, sizeof(*shm));
+	pid = fork();
+	if (pid == 0) {
+		struct timespec ts;
+
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+			_exit(2);
+		_exit(clock_gettime(CLOCK_MONOTONIC, &ts) ? 1 : 0);
+	}
+	waitpid(pid, &status, 0);
+	vdso_clock = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	memset(&support, 0, sizeof(support));
+	if (!vdso_clock)
+		add_clock(&support);
+}
+
+/* 0 when this kernel has the mask mode, else the errno of an install. */
+static int probe_mask(void)
+{
+	static const uint8_t all[MASK_BYTES] = { [0 ... MASK_BYTES - 1] = 0xff };
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid == 0) {
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+			_exit(errno);
+		_exit(prctl(PR_SET_SECCOMP, SECCOMP_MODE_MASK, all,
+			    SECCOMP_MASK_MAX_BITS, 0) ? errno : 0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static void read_first_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = 0;
+	if (!f)
+		return;
+	if (fgets(buf, len, f))
+		buf[strcspn(buf, "\n")] = 0;
+	fclose(f);
+}
+
+static void cpu_model(char *buf, size_t len)
+{
+	char line[256];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	snprintf(buf, len, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+			snprintf(buf, len, "%s", strchr(line, ':') + 2);
+			buf[strcspn(buf, "\n")] = 0;
+			break;
+		}
+	}
+	fclose(f);
+}
+
+/* The smallest step of CLOCK_MONOTONIC that we can observe, in ns. */
+static double clock_step(void)
+{
+	unsigned long long t0, t1, best = ~0ULL;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		t0 = now_ns();
+		while ((t1 = now_ns()) == t0)
+			;
+		if (t1 - t0 < best)
+			best = t1 - t0;
+	}
+	return best;
+}
+
+static unsigned long long calibrate(unsigned long long ms)
+{
+	unsigned long long n = 0, step = 997, t0 = now_ns(), t;
+	pid_t pid = getpid();
+	unsigned long long i;
+
+	do {
+		for (i = 0; i < step; i++)
+			if (syscall(__NR_getpid) != pid)
+				ksft_exit_fail_msg("getpid?\n");
+		n += step;
+		t = now_ns() - t0;
+	} while (t < ms * 1000000ULL / 4);
+	return n * (ms * 1000000ULL) / t;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void write_json(const char *path, const struct utsname *u,
+		       const char *model, const char *csrc, double res_ns,
+		       double secs)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	int i, r, k;
+
+	if (!f) {
+		ksft_print_msg("cannot write %s: %s\n", path, strerror(errno));
+		return;
+	}
+	fprintf(f, "{\n  \"program\": \"seccomp_mask_benchmark\",\n");
+	fprintf(f, "  \"abi\": ");
+	json_str(f, ABI_NAME);
+	fprintf(f, ",\n  \"arch\": \"0x%x\",\n  \"kernel\": ", SELF_ARCH);
+	json_str(f, u->release);
+	fprintf(f, ",\n  \"uname\": ");
+	{
+		char un[512];
+
+		snprintf(un, sizeof(un), "%s %s %s %s", u->sysname,
+			 u->release, u->version, u->machine);
+		json_str(f, un);
+	}
+	fprintf(f, ",\n  \"cpu_model\": ");
+	json_str(f, model);
+	fprintf(f, ",\n  \"cpus\": %d,\n  \"clocksource\": ", ncpus);
+	json_str(f, csrc);
+	fprintf(f, ",\n  \"clock_getres_ns\": %.0f,\n", res_ns);
+	fprintf(f, "  \"clock_step_ns\": %.0f,\n", clock_step_ns);
+	fprintf(f, "  \"batches\": %d,\n", batches);
+	fprintf(f, "  \"vdso_clock\": %s,\n", vdso_clock ? "true" : "false");
+	fprintf(f, "  \"samples\": %llu,\n  \"rounds\": %d,\n", samples, rounds);
+	fprintf(f, "  \"installs_per_round\": %d,\n  \"repeat_installs\": %d,\n",
+		installs, REPEAT_INSTALLS);
+	fprintf(f, "  \"forks\": %d,\n  \"memory_tasks\": %d,\n", forks, memtasks);
+	fprintf(f, "  \"late_syscall\": {\"name\": \"mseal\", \"nr\": %d},\n",
+		NR_LATE);
+	fprintf(f, "  \"seconds\": %.1f,\n  \"cases\": [\n", secs);
+	for (i = 0; i < ncases; i++) {
+		struct bcase *c = &cases[i];
+
+		fprintf(f, "    {\"name\": ");
+		json_str(f, c->name);
+		fprintf(f, ", \"group\": \"%s\", \"syscall\": \"%s\", \"nr\": %ld, "
+			"\"mode\": \"%s\", \"param\": %d, \"unit\": \"%s\", ",
+			c->group, c->sys, c->nr, c->mode, c->param, c->unit);
+		if (c->sb.mode == SB_MASK)
+			fprintf(f, "\"mask_bits_set\": %d, ", c->sb.mask.count);
+		if (c->sb.mode == SB_FILTER)
+			fprintf(f, "\"filters\": %d, \"filter_insns\": %d, ",
+				c->sb.nfilters, c->sb.filter[c->sb.nfilters - 1]->len);
+		fprintf(f, "\"status\": \"%s\", ", c->failed ? "fail" :
+			c->skipped ? "skip" : "ok");
+		if (c->failed || c->skipped) {
+			fprintf(f, "\"why\": ");
+			json_str(f, c->why);
+			fprintf(f, ", ");
+		}
+		fprintf(f, "\"values\": [");
+		for (r = 0; r < c->n; r++)
+			fprintf(f, "%s%.3f", r ? ", " : "", c->v[r]);
+		fprintf(f, "]");
+		if (c->kind == K_MEMORY) {
+			fprintf(f, ", \"memory\": {");
+			for (k = 0; k < 6; k++) {
+				fprintf(f, "%s\"%s\": [", k ? ", " : "",
+					mem_fields[k]);
+				for (r = 0; r < c->n; r++)
+					fprintf(f, "%s%.1f", r ? ", " : "",
+						c->mem[r][k]);
+				fprintf(f, "]");
+			}
+			fprintf(f, "}");
+		}
+		fprintf(f, "}%s\n", i + 1 < ncases ? "," : "");
+	}
+	fprintf(f, "  ]\n}\n");
+	if (f != stdout)
+		fclose(f);
+}
+
+static double case_min(const struct bcase *c)
+{
+	double m = c->v[0];
+	int r;
+
+	for (r = 1; r < c->n; r++)
+		if (c->v[r] < m)
+			m = c->v[r];
+	return m;
+}
+
+static double case_max(const struct bcase *c)
+{
+	double m = c->v[0];
+	int r;
+
+	for (r = 1; r < c->n; r++)
+		if (c->v[r] > m)
+			m = c->v[r];
+	return m;
+}
+
+static void usage(const char *argv0)
+{
+	fprintf(stderr, "usage: %s [-t MS | -s SAMPLES] [-r ROUNDS] [-k INSTALLS] "
+		"[-f FORKS] [-m TASKS] [-g GROUPS] [-j FILE] | [SAMPLES]\n",
+		argv0);
+	exit(KSFT_FAIL);
+}
+
+int main(int argc, char *argv[])
+{
+	unsigned long long calib_ms = 0, t_start;
+	const char *json = NULL;
+	char model[128], csrc[64];
+	struct timespec res;
+	struct utsname u;
+	bool quick = argc == 1;
+	int opt, r, i, mask_err;
+
+	setbuf(stdout, NULL);
+	while ((opt = getopt(argc, argv, "t:s:r:b:k:f:m:g:j:h")) != -1) {
+		switch (opt) {
+		case 't': calib_ms = strtoull(optarg, NULL, 0); break;
+		case 's': samples = strtoull(optarg, NULL, 0); break;
+		case 'r': rounds = atoi(optarg); break;
+		case 'b': batches = atoi(optarg); break;
+		case 'k': installs = atoi(optarg); break;
+		case 'f': forks = atoi(optarg); break;
+		case 'm': memtasks = atoi(optarg); break;
+		case 'g': groups = optarg; break;
+		case 'j': json = optarg; break;
+		default: usage(argv[0]);
+		}
+	}
+	if (optind < argc)
+		samples = strtoull(argv[optind++], NULL, 0);
+	if (optind < argc || !samples || rounds < 1 || rounds > MAX_ROUNDS ||
+	    batches < 1 || installs < 1 || installs > 1024 || forks < 1 || forks > MAX_ITER ||
+	    memtasks < 1)
+		usage(argv[0]);
+
+	shm = mmap(NULL, sizeof(*shm), PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shm == MAP_FAILED)
+		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
+	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpus < 1)
+		ncpus = 1;
+	pin(0);
+
+	uname(&u);
+	cpu_model(model, sizeof(model));
+	read_first_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+			csrc, sizeof(csrc));
+	clock_getres(CLOCK_MONOTONIC, &res);
+	probe_vdso_clock();
+	clock_step_ns = clock_step();
+	if (clock_step_ns > 10000)
+		batches = 1;
+	if (calib_ms)
+		samples = calibrate(calib_ms);
+	if (samples < (unsigned long long)batches)
+		batches = 1;
+	build_cases();
+	mask_err = probe_mask();
+	for (i = 0; mask_err && i < ncases; i++) {
+		if (cases[i].sb.mode == SB_MASK) {
+			cases[i].skipped = true;
+			snprintf(cases[i].why, sizeof(cases[i].why),
+				 "no mask mode in this kernel (%s)",
+				 mask_err > 0 ? strerror(mask_err) : "?");
+		}
+	}
+
+	ksft_print_header();
+	ksft_set_plan(ncases);
+	ksft_print_msg("%s, ABI %s, %d CPUs, %s\n", u.release, ABI_NAME, ncpus,
+		       model);
+	ksft_print_msg("clock: %s, steps of %.0f ns (clock_getres %ld ns), %s\n",
+		       csrc[0] ? csrc : "?", clock_step_ns, res.tv_nsec,
+		       vdso_clock ? "vDSO (no syscall)" :
+		       "a syscall (masks and filters allow clock_gettime)");
+	ksft_print_msg("%s: %llu syscalls per measurement (fastest of %d batches), "
+		       "%d round(s), %d installs, %d forks, %d tasks\n",
+		       quick ? "quick pass" : "benchmark", samples, batches,
+		       rounds, installs, forks, memtasks);
+
+	t_start = now_ns();
+	for (r = 0; r < rounds; r++) {
+		/* Rotate the order so that no case always runs first. */
+		for (i = 0; i < ncases; i++)
+			run_case(&cases[(i + r) % ncases]);
+		if (rounds > 1)
+			ksft_print_msg("round %d/%d done (%.0f s)\n", r + 1,
+				       rounds, (now_ns() - t_start) / 1e9);
+	}
+
+	for (i = 0; i < ncases; i++) {
+		struct bcase *c = &cases[i];
+
+		if (c->skipped) {
+			ksft_test_result_skip("%s: %s\n", c->name, c->why);
+		} else if (c->failed) {
+			ksft_test_result_fail("%s: %s\n", c->name, c->why);
+		} else {
+			ksft_print_msg("%-40s %12.1f %-10s [%.1f .. %.1f]\n",
+				       c->name, median(c->v, c->n), c->unit,
+				       case_min(c), case_max(c));
+			ksft_test_result_pass("%s\n", c->name);
+		}
+	}
+	if (json)
+		write_json(json, &u, model, csrc, res.tv_nsec,
+			   (now_ns() - t_start) / 1e9);
+	ksft_finished();
+	return 0;
+}
