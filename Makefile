@@ -19,6 +19,9 @@ export KSRC QEMU_ACCEL CMD KSFT_ARGS BUILD_DIR BOOT_TIMEOUT CHECK_TIMEOUT \
 BUILD      := $(if $(BUILD_DIR),$(BUILD_DIR),build)
 FRAGMENTS  := configs/guest.config configs/tests.config configs/seccomp-mask.config
 
+# The stages run in order; each runs its own parallel builds.
+.NOTPARALLEL:
+
 .PHONY: all build deps ksrc series config kernel kernel-image tests initramfs \
 	run check check-host drift patches baseline checkpatch bisect-check \
 	build-matrix clean distclean help

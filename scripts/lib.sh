@@ -5,6 +5,9 @@
 # work when a stamp of its inputs says nothing changed.
 
 set -euo pipefail
+# Stages call make themselves with their own -j; do not inherit the caller's
+# jobserver or flags.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 B=${BUILD_DIR:-$ROOT/build}
@@ -78,3 +81,17 @@ logname() { local r=${1#"$B"/}; echo "${r//\//-}"; }
 pristine_src() {
 	"$ROOT/scripts/ksrc"
 }
+
+# One stage at a time per build directory: several make invocations (two
+# terminals, or engineers sharing a checkout) would otherwise build into the
+# same O= tree or re-apply the series under each other.  The lock is taken
+# once per process tree (stage scripts that run other stages inherit it) and
+# released when the stage exits.
+if [ -z "${HARNESS_LOCK_HELD:-}" ] && mkdir -p "$B" 2>/dev/null &&
+	{ exec 9>>"$B/.harness.lock"; } 2>/dev/null; then
+	if ! flock -n 9; then
+		note "waiting for another harness stage using $B"
+		flock 9
+	fi
+	export HARNESS_LOCK_HELD=1
+fi
