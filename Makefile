@@ -92,6 +92,8 @@ patches:
 check: deps check-host drift build
 	@$(S)/run-tests --name check
 
+check-debug: deps ; @$(S)/check-debug
+
 # Record the upstream selftests on the UNPATCHED kernel (same config) into
 # baselines/seccomp.txt; build/baseline/ keeps its own objects.
 baseline: deps
