@@ -1,0 +1,24 @@
+# mask-exec profile of busybox cat: the x86-64 syscalls of workload
+# wl_cat in profiles/workloads.sh.  Found with profiles/trace cat.
+# needed: sendfile (make check removes it: SIGSYS expected)
+# traced: strace -f on Linux 6.18.44-fc-v1147, BusyBox v1.35.0 (Debian 1:1.35.0-4+deb12u1+b1)
+arch_prctl
+brk
+close
+execve
+exit_group
+getrandom
+getuid
+mmap
+mprotect
+munmap
+openat
+prctl
+prlimit64
+read
+readlink
+rseq
+sendfile
+set_robust_list
+set_tid_address
+write

@@ -1,0 +1,25 @@
+# mask-exec profile of busybox ls: the x86-64 syscalls of workload
+# wl_ls in profiles/workloads.sh.  Found with profiles/trace ls.
+# needed: getdents64 (make check removes it: SIGSYS expected)
+# traced: strace -f on Linux 6.18.44-fc-v1147, BusyBox v1.35.0 (Debian 1:1.35.0-4+deb12u1+b1)
+arch_prctl
+brk
+close
+execve
+exit_group
+getdents64
+getrandom
+getuid
+ioctl
+lseek
+mprotect
+newfstatat
+openat
+prctl
+prlimit64
+read
+readlink
+rseq
+set_robust_list
+set_tid_address
+write

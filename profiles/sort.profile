@@ -1,0 +1,23 @@
+# mask-exec profile of busybox sort: the x86-64 syscalls of workload
+# wl_sort in profiles/workloads.sh.  Found with profiles/trace sort.
+# needed: read (make check removes it: SIGSYS expected)
+# traced: strace -f on Linux 6.18.44-fc-v1147, BusyBox v1.35.0 (Debian 1:1.35.0-4+deb12u1+b1)
+arch_prctl
+brk
+close
+execve
+exit_group
+getrandom
+getuid
+mprotect
+newfstatat
+openat
+prctl
+prlimit64
+read
+readlink
+rseq
+set_robust_list
+set_tid_address
+sysinfo
+write
