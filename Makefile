@@ -33,6 +33,7 @@ build: deps
 	@$(S)/config $(BUILD)/linux $(BUILD)/obj $(FRAGMENTS)
 	@$(S)/build-kernel
 	@$(S)/build-tests
+	@$(S)/build-samples
 	@$(S)/initramfs
 
 deps:
@@ -59,6 +60,7 @@ tests: kernel
 	@$(S)/build-tests
 
 initramfs: tests
+	@$(S)/build-samples
 	@$(S)/initramfs
 
 # Interactive shell on a terminal; CMD='...' runs one command and exits with
