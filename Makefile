@@ -14,7 +14,7 @@
 SHELL := /bin/bash
 S := scripts
 export KSRC QEMU_ACCEL CMD KSFT_ARGS BUILD_DIR BOOT_TIMEOUT CHECK_TIMEOUT \
-	SECCOMP_BENCHMARK_SAMPLES QEMU_MEM QEMU_SMP KERNEL_CMDLINE GUEST_FILES
+	SECCOMP_BENCHMARK_SAMPLES QEMU_MEM QEMU_SMP KERNEL_CMDLINE GUEST_FILES DEMO
 
 BUILD      := $(if $(BUILD_DIR),$(BUILD_DIR),build)
 FRAGMENTS  := configs/guest.config configs/tests.config configs/seccomp-mask.config
@@ -63,9 +63,10 @@ initramfs: tests
 	@$(S)/build-samples
 	@$(S)/initramfs
 
-# Interactive shell on a terminal; CMD='...' runs one command and exits with
-# its status; no terminal and no CMD: /demo.sh if the initramfs has one, else
-# boot, print uname and exit 0.
+# Interactive shell on a terminal (after /demo.sh, if the initramfs has one);
+# CMD='...' runs one command and exits with its status; no terminal and no
+# CMD: /demo.sh if the initramfs has one, else boot, print uname and exit 0.
+# DEMO=0 skips /demo.sh.
 run: build
 	@if [ -n "$$CMD" ]; then \
 		exec $(S)/boot --name run --cmd "$$CMD" --out stdio; \
@@ -125,6 +126,7 @@ help:
 	@echo '  make               build kernel (patched), kselftests, initramfs'
 	@echo '  make run           build and boot: shell on a terminal; CMD="..." runs one'
 	@echo '                     command and exits with its status; else /demo.sh or uname'
+	@echo '                     (DEMO=0: no /demo.sh, also not before the shell)'
 	@echo '  make check         harness self-tests, drift check, build, run all selftests'
 	@echo '                     in the guest, compare with baselines/; ends with'
 	@echo '                     "N passed, N failed, N skipped"'
@@ -140,4 +142,4 @@ help:
 	@echo
 	@echo 'Stages (scripts/): deps ksrc series config build-kernel build-tests initramfs boot tap run-tests'
 	@echo 'Variables: KSRC QEMU_ACCEL CMD KSFT_ARGS BUILD_DIR BOOT_TIMEOUT CHECK_TIMEOUT'
-	@echo '           SECCOMP_BENCHMARK_SAMPLES QEMU_MEM QEMU_SMP KERNEL_CMDLINE GUEST_FILES'
+	@echo '           SECCOMP_BENCHMARK_SAMPLES QEMU_MEM QEMU_SMP KERNEL_CMDLINE GUEST_FILES DEMO'
