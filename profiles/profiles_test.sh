@@ -11,7 +11,8 @@
 #                              compared byte for byte)
 #   NAME_killed_without_SYSC   the same with the profile's "# needed:"
 #                              syscall removed ends by SIGSYS
-# plus two checks of mask-exec itself (--print, an unknown name).
+# plus four checks of mask-exec itself (--print, an unknown name, a name of
+# the other ABI, PROG's exit status).
 # Installed by profiles/guest-files as /kselftest/mask_profiles/.
 P=${PROFILE_DIR:-/profiles}
 W=${WORK_DIR:-/tmp/mask-profiles}
@@ -32,11 +33,11 @@ for p in $PROFILES; do
 done
 set -- $profiles
 echo "TAP version 13"
-echo "1..$((2 + 2 * $#))"
+echo "1..$((4 + 2 * $#))"
 
 if ! command -v mask-exec > /dev/null; then
 	i=0
-	while [ $i -lt $((2 + 2 * $#)) ]; do
+	while [ $i -lt $((4 + 2 * $#)) ]; do
 		ok "mask_profiles # SKIP mask-exec is not installed"
 		i=$((i + 1))
 	done
@@ -60,17 +61,32 @@ echo "$out" | diag
 [ $r = 125 ] && [ ! -e "$W/touched" ] && echo "$out" | grep -q 'did you mean open'
 check $? mask_exec_unknown_name
 
+# A name of the other ABI only: said so, exit status 125.
+out=$(mask-exec --allow execve,mmap2 -- true 2>&1)
+r=$?
+echo "$out" | diag
+[ $r = 125 ] && echo "$out" | grep -q "'mmap2' is not an x86_64 syscall; it is i386 syscall 192"
+check $? mask_exec_other_abi_name
+
 # Does this kernel have the mask mode at all?
 mask-exec --allow execve,exit_group,exit -- true 2> "$W/probe.err"
 r=$?
 if [ $r = 125 ]; then
 	diag < "$W/probe.err"
+	ok "mask_exec_exit_status # SKIP mask-exec cannot install a mask"
 	for p; do
 		ok "${p}_output_matches # SKIP mask-exec cannot install a mask"
 		ok "${p}_killed_without_$(needed "$p") # SKIP mask-exec cannot install a mask"
 	done
 	exit $((failed != 0))
 fi
+
+# PROG's exit status is mask-exec's.
+mask-exec --allow "$(sed 's/#.*//' "$P/sh.profile")" -- sh -c 'exit 7'
+r=$?
+[ $r = 7 ] || echo "status $r, expected 7" | diag
+[ $r = 7 ]
+check $? mask_exec_exit_status
 
 for p; do
 	list=$(sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$P/$p.profile")
