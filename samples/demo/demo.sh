@@ -35,8 +35,9 @@ say "A process in mask mode may only make the system calls in its mask, one bit 
 say "1. cat, allowed only the $ncat syscalls of /profiles/cat.profile, prints the seccomp lines of its own /proc status (Seccomp: 3 is mask mode; Seccomp_mask lists the allowed 64-bit syscall numbers; the compat line is empty: no 32-bit syscall allowed):"
 show "mask-exec --allow \"\$(cat profile)\" -- cat /proc/self/status | grep Seccomp"
 mask-exec --allow "$CAT" -- cat /proc/self/status > /tmp/demo.status
-status $?
+rc=$?
 grep Seccomp /tmp/demo.status | sed 's/^/    /'
+status $rc
 say "The same mask by name, as mask-exec --print --names shows it:"
 mask-exec --print --names --allow "$CAT" | sed 's/^/    /'
 
