@@ -634,25 +634,25 @@ static void read_meminfo(struct meminfo *m)
 }
 
 /*
- * Starts @memtasks children that each install @sb themselves and block;
- * returns the growth of kernel memory per child (bytes) in @out:
- * [0] used (MemTotal - MemFree), [1] Slab, [2] SUnreclaim,
- * [3] VmallocUsed, [4] Percpu, [5] seccomp_masks slab.
+ * Starts @memtasks children and lets them settle; then each installs @sb
+ * itself (SB_NONE: does nothing, the control) and blocks again. Returns
+ * the growth of kernel memory between the two states per child (bytes)
+ * in @out: [0] used (MemTotal - MemFree), [1] Slab, [2] SUnreclaim,
+ * [3] VmallocUsed, [4] Percpu, [5] seccomp_masks slab (-1: no slabinfo).
+ * Only the sandboxes differ between the two readings: the tasks
+ * themselves already exist.
  */
 static int measure_memory(const struct sandbox *sb, double out[6])
 {
 	struct timespec settle = { 0, 200000000 };
-	int ready[2], go[2], i, n = 0, err = 0, status;
+	int ready[2], go[2], end[2], i, n = 0, err = 0, status;
 	struct meminfo before, after;
 	pid_t *pids;
 	char c;
 
 	pids = calloc(memtasks, sizeof(*pids));
-	if (!pids || pipe(ready) || pipe(go))
+	if (!pids || pipe(ready) || pipe(go) || pipe(end))
 		ksft_exit_fail_msg("pipe: %s\n", strerror(errno));
-	/* Let deferred (RCU) frees of earlier rounds finish. */
-	nanosleep(&settle, NULL);
-	read_meminfo(&before);
 	for (i = 0; i < memtasks; i++) {
 		pids[i] = fork();
 		if (pids[i] < 0)
@@ -660,11 +660,17 @@ static int measure_memory(const struct sandbox *sb, double out[6])
 		if (pids[i] == 0) {
 			close(ready[0]);
 			close(go[1]);
+			close(end[1]);
+			c = 'R';
+			if (write(ready[1], &c, 1) != 1)
+				_exit(1);
+			/* 'I': install and report; then wait for EOF on end. */
+			if (read(go[0], &c, 1) != 1 || c != 'I')
+				_exit(1);
 			c = sandbox_install(sb) ? 'E' : 'R';
 			if (write(ready[1], &c, 1) != 1)
 				_exit(1);
-			/* Block until the parent is done measuring. */
-			if (read(go[0], &c, 1) < 0)
+			if (read(end[0], &c, 1) < 0)
 				_exit(1);
 			_exit(0);
 		}
@@ -672,12 +678,22 @@ static int measure_memory(const struct sandbox *sb, double out[6])
 	}
 	close(ready[1]);
 	close(go[0]);
-	for (i = 0; i < n; i++) {
+	close(end[0]);
+	for (i = 0; i < n; i++)
 		if (read(ready[0], &c, 1) != 1 || c != 'R')
 			err = 1;
-	}
+	/* Let deferred (RCU) frees of earlier measurements finish. */
 	nanosleep(&settle, NULL);
+	read_meminfo(&before);
+	c = 'I';
+	for (i = 0; i < n; i++)
+		if (write(go[1], &c, 1) != 1)
+			err = 1;
+	for (i = 0; i < n; i++)
+		if (read(ready[0], &c, 1) != 1 || c != 'R')
+			err = 1;
 	read_meminfo(&after);
+	close(end[1]);
 	close(go[1]);
 	close(ready[0]);
 	for (i = 0; i < n; i++)
