@@ -97,6 +97,9 @@ check: deps check-host drift build
 
 check-debug: deps ; @$(S)/check-debug
 
+# Boot once: mask vs no seccomp vs BPF filters -> build/bench/ (scripts/bench).
+bench: deps build ; @$(S)/bench
+
 # Record the upstream selftests on the UNPATCHED kernel (same config) into
 # baselines/seccomp.txt; build/baseline/ keeps its own objects.
 baseline: deps
