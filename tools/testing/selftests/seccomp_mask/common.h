@@ -17,6 +17,7 @@
 #include <linux/audit.h>
 #include <linux/capability.h>
 #include <linux/filter.h>
+#include <linux/futex.h>
 #include <linux/seccomp.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -387,6 +388,20 @@ static inline bool kernel_is_64bit(void)
 }
 
 /*
+ * Can this program use threads? glibc's futex calls of 32-bit programs
+ * need CONFIG_COMPAT_32BIT_TIME on a 64-bit kernel, and abort without it.
+ */
+static inline bool require_threads(struct __test_metadata *const _metadata)
+{
+	unsigned int word = 0;
+
+	if (syscall(__NR_futex, &word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0) < 0)
+		SKIP(return false, "CONFIG_COMPAT_32BIT_TIME not enabled (futex: %s)",
+		     strerror(errno));
+	return true;
+}
+
+/*
  * Is this program's ABI the compat one, so that its mask is shown on the
  * Seccomp_mask_compat line?
  */
@@ -503,7 +518,8 @@ static inline bool require_ia32(struct __test_metadata *const _metadata)
 #if X86_BUILD == 32
 /*
  * A 64-bit syscall from 32-bit code: far jump into the 64-bit code segment
- * (__USER_CS), "syscall", and back to __USER32_CS.
+ * (__USER_CS), "syscall", and an indirect far jump back to __USER32_CS
+ * (not lretq, which QEMU's TCG mishandles with SMAP on).
  */
 static inline long syscall64(long nr, long a, long b, long c)
 {
@@ -516,14 +532,13 @@ static inline long syscall64(long nr, long a, long b, long c)
 		      "movl %%esi, %%esi\n\t"
 		      "movl %%edx, %%edx\n\t"
 		      "syscall\n\t"
-		      "push $0x23\n\t"
-		      /* push imm32 of 32-bit code: no 64-bit relocation */
-		      ".code32\n\t"
-		      "push $2f\n\t"
-		      ".code64\n\t"
-		      "lretq\n\t"
+		      "subq $8, %%rsp\n\t"
+		      "movl $2f, (%%rsp)\n\t"
+		      "movl $0x23, 4(%%rsp)\n\t"
+		      "ljmpl *(%%rsp)\n\t"
 		      "2:\n\t"
 		      ".code32\n\t"
+		      "addl $8, %%esp\n\t"
 		      : "+a" (ret), "+D" (a), "+S" (b), "+d" (c)
 		      :
 		      : "ecx", "memory");

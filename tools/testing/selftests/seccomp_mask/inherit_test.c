@@ -125,7 +125,7 @@ TEST(pthread_shares_the_mask)
 {
 	pid_t pid;
 
-	if (!require_mask(_metadata))
+	if (!require_mask(_metadata) || !require_threads(_metadata))
 		return;
 	pid = child_fork();
 	ASSERT_LE(0, pid);
@@ -160,7 +160,7 @@ TEST(denied_call_in_one_thread_kills_every_thread)
 {
 	pid_t pid;
 
-	if (!require_mask(_metadata))
+	if (!require_mask(_metadata) || !require_threads(_metadata))
 		return;
 	pid = child_fork();
 	ASSERT_LE(0, pid);

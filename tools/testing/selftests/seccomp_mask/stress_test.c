@@ -190,7 +190,7 @@ TEST(tighten_fork_and_read_status_concurrently)
 	char what[1024];
 	int i, kmsg;
 
-	if (!require_mask(_metadata))
+	if (!require_mask(_metadata) || !require_threads(_metadata))
 		return;
 	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (kmsg >= 0)
