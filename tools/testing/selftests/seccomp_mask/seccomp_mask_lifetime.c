@@ -12,7 +12,8 @@
  * Then, after every task was reaped, it waits for RCU (the masks are
  * freed with kfree_rcu(), which may batch for a few seconds) and checks
  * that the "seccomp_masks" slab cache of /proc/slabinfo is back where it
- * started: active objects before, at the peak and after are printed.
+ * started (the kfree_rcu batches drained and KASAN's quarantine flushed):
+ * active objects before, at the peak and after are printed.
  * Kernels without /proc/slabinfo (CONFIG_SLUB_DEBUG=n) skip that check.
  * Kmemleak, when the kernel has it, is scanned by the harness afterwards.
  */
@@ -285,7 +286,7 @@ int main(int argc, char **argv)
 			ksft_print_msg("fork: %s\n", strerror(errno));
 			break;
 		}
-		if (round % 16 == 1 && have_slab && slab_figures(&a, &tot, &p) && a > peak)
+		if (round % 4 == 1 && have_slab && slab_figures(&a, &tot, &p) && a > peak)
 			peak = a;
 		if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st)) {
 			cnt->errors++;
@@ -311,9 +312,18 @@ int main(int argc, char **argv)
 	}
 	/*
 	 * Every task is reaped. kfree_rcu() frees after a grace period and
-	 * may batch for seconds more: poll for up to 30 s.
+	 * batches for up to 5 s more; KASAN's quarantine keeps freed objects
+	 * allocated until the cache is shrunk (slab_figures() does). Poll for
+	 * up to 120 s, asking the kfree_rcu shrinker to drain its batches.
 	 */
-	for (tries = 0; tries < 30; tries++) {
+	for (tries = 0; tries < 120; tries++) {
+		int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+
+		if (fd >= 0) {
+			if (write(fd, "2", 1) < 0)
+				;
+			close(fd);
+		}
 		sleep(1);
 		if (!slab_figures(&after, &tot, &p))
 			break;
