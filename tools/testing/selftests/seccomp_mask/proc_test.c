@@ -123,6 +123,39 @@ TEST(status_shows_own_mask_and_empty_other_mask_to_self)
 }
 #endif
 
+/*
+ * A task that has exited but is not reaped yet still shows mode 3, and so
+ * its mask lines.
+ */
+TEST(status_of_a_zombie_in_mode_3_keeps_the_mask_lines)
+{
+	char buf[8192], val[4096];
+	siginfo_t info;
+	struct mask m;
+	pid_t pid;
+
+	if (!require_mask(_metadata))
+		return;
+	mask_all_but(&m, __NR_getppid);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_prctl(&m) == 0);
+		_exit(0);
+	}
+	/* Wait for the zombie, without reaping it. */
+	ASSERT_EQ(0, waitid(P_PID, pid, &info, WEXITED | WNOWAIT));
+	ASSERT_EQ(0, read_status(pid, buf, sizeof(buf)));
+	ASSERT_TRUE(status_field(buf, "Seccomp", val, sizeof(val)));
+	if (!strcmp(val, "3")) {
+		EXPECT_TRUE(status_field(buf, "Seccomp_mask", val, sizeof(val))) {
+			TH_LOG("a zombie shows Seccomp: 3 but no Seccomp_mask line");
+		}
+	}
+	ASSERT_CHILD_OK(pid);
+}
+
 /* No mask lines in modes 0, 1 and 2. */
 FIXTURE(no_mask_lines) {};
 
