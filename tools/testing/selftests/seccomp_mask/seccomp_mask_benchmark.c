@@ -20,7 +20,8 @@
  *
  *   -t MS       calibrate: SAMPLES syscalls take MS ms without seccomp
  *   -s SAMPLES  syscalls per measurement (all syscall cases)
- *   -b BATCHES  a measurement is the fastest of BATCHES batches (20)
+ *   -b BATCHES  a measurement is the fastest of BATCHES batches (20) of
+ *               SAMPLES / BATCHES calls each, but at most about 1 ms each
  *   -r ROUNDS   every case is measured ROUNDS times, rounds interleaved;
  *               the summary is the median with min and max
  *   -k N        installs per round (each in a fresh child)
@@ -477,19 +478,32 @@ static long expect_of(long nr)
 	return nr == NR_LATE ? -1 : getpid();
 }
 
-/* ns per call of @nr; getpid() or mseal(0, 0, 1) = -EINVAL */
+/*
+ * ns per call of @nr; getpid() or mseal(0, 0, 1) = -EINVAL. A batch is
+ * samples / batches calls, but at most about 1 ms worth (measured on a
+ * pilot batch), so that a batch fits between two timer ticks.
+ */
+#define BATCH_MAX_NS	1000000ULL
 static void measure_syscall(const void *a)
 {
 	const struct syscall_arg *arg = a;
 	long nr = arg->nr, expect = expect_of(nr), ret;
-	unsigned long long i, n = samples / batches, warm = n / 4 + 10, t0, t1;
-	double best = 0;
+	unsigned long long i, n = samples / batches, pilot = 16, t0, t1;
+	double best = 0, est;
 	int b, err;
 
 	err = sandbox_install(arg->sb);
 	if (err)
 		child_fail(err, "install failed");
-	for (i = 0; i < warm; i++)
+	for (i = 0; i < pilot; i++)
+		syscall(nr, 0, 0, 1);
+	t0 = now_ns();
+	for (i = 0; i < pilot; i++)
+		syscall(nr, 0, 0, 1);
+	est = (double)(now_ns() - t0) / pilot;
+	if (clock_step_ns <= 10000 && est > 0 && n * est > BATCH_MAX_NS)
+		n = BATCH_MAX_NS / est > 16 ? BATCH_MAX_NS / est : 16;
+	for (i = 0; i < n / 4; i++)
 		syscall(nr, 0, 0, 1);
 	for (b = 0; b < batches; b++) {
 		t0 = now_ns();
@@ -502,6 +516,7 @@ static void measure_syscall(const void *a)
 		if (!b || t1 - t0 < best)
 			best = t1 - t0;
 	}
+	shm->extra[0] = n;
 	child_done(best / n);
 }
 
@@ -733,6 +748,7 @@ struct bcase {
 	double v[MAX_ROUNDS];
 	double mem[MAX_ROUNDS][6];
 	int n;
+	unsigned long long calls;	/* K_SYSCALL: calls per batch */
 	bool skipped, failed;
 	char why[256];
 };
@@ -957,6 +973,8 @@ static void run_case(struct bcase *c)
 	switch (c->kind) {
 	case K_SYSCALL:
 		ret = run_child(measure_syscall, &sa, &v, 600);
+		if (!ret)
+			c->calls = shm->extra[0];
 		break;
 	case K_FORK:
 		ret = run_child(measure_fork, &c->sb, &v, 600);
@@ -1175,6 +1193,8 @@ static void write_json(const char *path, const struct utsname *u,
 		fprintf(f, ", \"group\": \"%s\", \"syscall\": \"%s\", \"nr\": %ld, "
 			"\"mode\": \"%s\", \"param\": %d, \"unit\": \"%s\", ",
 			c->group, c->sys, c->nr, c->mode, c->param, c->unit);
+		if (c->kind == K_SYSCALL)
+			fprintf(f, "\"calls_per_batch\": %llu, ", c->calls);
 		if (c->sb.mode == SB_MASK)
 			fprintf(f, "\"mask_bits_set\": %d, ", c->sb.mask.count);
 		if (c->sb.mode == SB_FILTER)
