@@ -92,7 +92,13 @@ patches:
 	@if [ -x $(S)/gen-mirror-patch ]; then $(S)/gen-mirror-patch; \
 	else echo "patches: error: scripts/gen-mirror-patch does not exist yet" >&2; exit 1; fi
 
-check: deps check-host drift build
+# Every step goes through scripts/stage: whatever fails, the output ends
+# with the "N passed, N failed, N skipped" line.
+check:
+	@$(S)/stage deps $(S)/deps
+	@$(S)/stage self-tests $(S)/tests/run
+	@$(S)/stage drift $(MAKE) -s --no-print-directory drift
+	@$(S)/stage build $(MAKE) -s --no-print-directory build
 	@$(S)/run-tests --name check
 
 check-debug: deps ; @$(S)/check-debug
