@@ -15,6 +15,8 @@
  * started (the kfree_rcu batches drained and KASAN's quarantine flushed):
  * active objects before, at the peak and after are printed.
  * Kernels without /proc/slabinfo (CONFIG_SLUB_DEBUG=n) skip that check.
+ * A third check reads the status of a masked zombie: the contract shows
+ * the Seccomp_mask lines whenever Seccomp: is 3.
  * Kmemleak, when the kernel has it, is scanned by the harness afterwards.
  */
 #define _GNU_SOURCE
@@ -212,6 +214,59 @@ static void __attribute__((noreturn)) worker(const char *self, unsigned int roun
 	_exit(0);
 }
 
+/*
+ * The contract shows Seccomp_mask lines whenever Seccomp: is 3. A masked
+ * task that has exited but is not reaped yet (a zombie) still says
+ * "Seccomp:\t3": its mask lines must still be there.
+ */
+static void zombie_status(void)
+{
+	static uint8_t bits[MAXB / 8];
+	char path[64], buf[4096];
+	const char *why = NULL;
+	siginfo_t si;
+	pid_t pid;
+	int fd, st;
+	ssize_t n;
+
+	memset(bits, 0xff, sizeof(bits));
+	pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+		_exit(mask_prctl(bits, MAXB) ? 1 : 0);
+	}
+	if (pid < 0 || waitid(P_PID, pid, &si, WEXITED | WNOWAIT)) {
+		ksft_test_result_skip("zombie: fork/waitid: %s\n", strerror(errno));
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	fd = open(path, O_RDONLY);
+	n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	waitpid(pid, &st, 0);
+	if (n <= 0)
+		why = "cannot read its status";
+	else if (!strstr(buf, "\nSeccomp:\t3\n"))
+		why = "not in mode 3";
+	else if (!strstr(buf, "\nSeccomp_mask:\t"))
+		why = "Seccomp:\t3 without a Seccomp_mask: line";
+	if (why) {
+		char *p = strstr(buf, "Seccomp:"), *e;
+
+		ksft_print_msg("zombie %d: %s; its status from Seccomp: on:\n", pid, why);
+		for (int i = 0; p && *p && i < 4; i++, p = e + 1) {
+			e = strchrnul(p, '\n');
+			ksft_print_msg("  %.*s\n", (int)(e - p), p);
+			if (!*e)
+				break;
+		}
+	}
+	ksft_test_result(!why, "zombie: a masked, exited, unreaped task shows its masks%s%s\n",
+			 why ? ": " : "", why ? why : "");
+}
+
 int main(int argc, char **argv)
 {
 	double seconds = 2, t0, t;
@@ -243,7 +298,7 @@ int main(int argc, char **argv)
 	self[n > 0 ? n : 0] = 0;
 
 	ksft_print_header();
-	ksft_set_plan(2);
+	ksft_set_plan(3);
 	cnt = mmap(NULL, sizeof(*cnt), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (cnt == MAP_FAILED)
 		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
@@ -261,6 +316,7 @@ int main(int argc, char **argv)
 		}
 		if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st)) {
 			ksft_test_result_skip("churn: CONFIG_SECCOMP_MASK not enabled\n");
+			ksft_test_result_skip("zombie: CONFIG_SECCOMP_MASK not enabled\n");
 			ksft_test_result_skip("slab: CONFIG_SECCOMP_MASK not enabled\n");
 			ksft_finished();
 		}
@@ -306,6 +362,7 @@ int main(int argc, char **argv)
 	ksft_test_result(!cnt->errors, "churn: %ld operations, %ld unexpected results\n",
 			 cnt->ops, cnt->errors);
 
+	zombie_status();
 	if (!have_slab) {
 		ksft_test_result_skip("slab: /proc/slabinfo has no %s line\n", CACHE);
 		ksft_finished();
