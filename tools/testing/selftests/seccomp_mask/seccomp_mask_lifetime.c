@@ -63,10 +63,18 @@ struct seccomp_mask_set {
 #define TIGHTENINGS	12
 #define FORKS		6
 
+#define NO_SLAB_FMT "no %s line in /proc/slabinfo (CONFIG_SLUB_DEBUG=n?): slab figures unavailable\n"
+#define CHURN_FMT "churn: %ld operations in %.1f s: %ld installs, %ld tightenings, %ld failed calls, %ld forks, %ld execs, %ld exits, %ld /proc reads, %u masked processes\n"
+#define SLAB_FMT "%s active_objs: before %ld, peak during the churn %ld, after %ld (%d s after the last exit; allowed slack %ld)\n"
+
+/* Shared between processes: accessed with the __atomic builtins. */
 struct counters {
-	volatile long ops, installs, tightenings, failed, forks, execs, exits, reads, errors;
-	volatile int last_err_line, last_err_errno;
+	long ops, installs, tightenings, failed, forks, execs, exits, reads, errors;
+	int last_err_line, last_err_errno;
 };
+
+#define LOAD(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define STORE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 
 static struct counters *cnt;
 
@@ -82,12 +90,12 @@ static double now(void)
 	do {								\
 		if (!(cond)) {						\
 			__atomic_add_fetch(&cnt->errors, 1, __ATOMIC_SEQ_CST); \
-			cnt->last_err_line = __LINE__;			\
-			cnt->last_err_errno = errno;			\
+			STORE(cnt->last_err_line, __LINE__);		\
+			STORE(cnt->last_err_errno, errno);		\
 		}							\
 	} while (0)
 
-static void add(volatile long *c, long n)
+static void add(long *c, long n)
 {
 	__atomic_add_fetch(c, n, __ATOMIC_SEQ_CST);
 	__atomic_add_fetch(&cnt->ops, n, __ATOMIC_SEQ_CST);
@@ -152,7 +160,7 @@ static void read_status(pid_t pid)
 }
 
 /* One masked process: install, tighten, fail, fork, exec, exit. */
-static void __attribute__((noreturn)) worker(const char *self, unsigned int round)
+static void __noreturn worker(const char *self, unsigned int round)
 {
 	static uint8_t bits[MAXB / 8], wider[MAXB / 8];
 	struct seccomp_mask ent = { 0 };
@@ -281,14 +289,20 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "--exit"))
 		return 0;
-	if ((e = getenv("SECCOMP_MASK_LIFETIME_SECONDS")))
+	e = getenv("SECCOMP_MASK_LIFETIME_SECONDS");
+	if (e)
 		seconds = atof(e);
-	if ((e = getenv("SECCOMP_MASK_LIFETIME_OPS")))
+	e = getenv("SECCOMP_MASK_LIFETIME_OPS");
+	if (e)
 		max_ops = atol(e);
 	while ((c = getopt(argc, argv, "t:n:")) != -1) {
 		switch (c) {
-		case 't': seconds = atof(optarg); break;
-		case 'n': max_ops = atol(optarg); break;
+		case 't':
+			seconds = atof(optarg);
+			break;
+		case 'n':
+			max_ops = atol(optarg);
+			break;
 		default:
 			fprintf(stderr, "usage: %s [-t SECONDS] [-n OPERATIONS]\n", argv[0]);
 			return 2;
@@ -327,12 +341,11 @@ int main(int argc, char **argv)
 		ksft_print_msg("before: %s active_objs %ld num_objs %ld objperslab %ld\n", CACHE,
 			       before, total0, per);
 	else
-		ksft_print_msg("no %s line in /proc/slabinfo (CONFIG_SLUB_DEBUG=n?): "
-			       "slab figures unavailable\n", CACHE);
+		ksft_print_msg(NO_SLAB_FMT, CACHE);
 
 	t0 = now();
 	ksft_print_msg("churn: up to %ld operations or %.0f s\n", max_ops, seconds);
-	while (cnt->ops < max_ops && now() - t0 < seconds) {
+	while (LOAD(cnt->ops) < max_ops && now() - t0 < seconds) {
 		pid_t pid = fork();
 		int st;
 
@@ -345,16 +358,14 @@ int main(int argc, char **argv)
 		if (round % 4 == 1 && have_slab && slab_figures(&a, &tot, &p) && a > peak)
 			peak = a;
 		if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st)) {
-			cnt->errors++;
+			__atomic_add_fetch(&cnt->errors, 1, __ATOMIC_SEQ_CST);
 			ksft_print_msg("worker %u: status %#x\n", round, st);
 		}
 		round++;
 	}
 	t = now() - t0;
-	ksft_print_msg("churn: %ld operations in %.1f s: %ld installs, %ld tightenings, "
-		       "%ld failed calls, %ld forks, %ld execs, %ld exits, %ld /proc reads, "
-		       "%u masked processes\n", cnt->ops, t, cnt->installs, cnt->tightenings,
-		       cnt->failed, cnt->forks, cnt->execs, cnt->exits, cnt->reads, round);
+	ksft_print_msg(CHURN_FMT, cnt->ops, t, cnt->installs, cnt->tightenings, cnt->failed,
+		       cnt->forks, cnt->execs, cnt->exits, cnt->reads, round);
 	if (cnt->errors)
 		ksft_print_msg("%ld unexpected results, last at line %d (errno %d: %s)\n",
 			       cnt->errors, cnt->last_err_line, cnt->last_err_errno,
@@ -391,9 +402,7 @@ int main(int argc, char **argv)
 		/* per-cpu slabs may keep a few free objects counted as active */
 		long slack = per * (2 * sysconf(_SC_NPROCESSORS_ONLN) + 1);
 
-		ksft_print_msg("%s active_objs: before %ld, peak during the churn %ld, after %ld "
-			       "(%d s after the last exit; allowed slack %ld)\n", CACHE, before,
-			       peak, after, tries + 1, slack);
+		ksft_print_msg(SLAB_FMT, CACHE, before, peak, after, tries + 1, slack);
 		ksft_test_result(after >= 0 && after <= before + slack,
 				 "slab: %s active objects before %ld, after %ld\n", CACHE, before,
 				 after);
