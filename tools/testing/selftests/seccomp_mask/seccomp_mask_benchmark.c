@@ -866,21 +866,29 @@ static void add_syscall_cases(const char *sys, long nr)
 {
 	struct bcase *c;
 
-	if ((c = add_case("syscall", sys, nr, "none", 0, K_SYSCALL)))
+	c = add_case("syscall", sys, nr, "none", 0, K_SYSCALL);
+	if (c)
 		c->sb.mode = SB_NONE;
-	if ((c = add_case("syscall", sys, nr, "mask", 0, K_SYSCALL)))
+	c = add_case("syscall", sys, nr, "mask", 0, K_SYSCALL);
+	if (c)
 		sb_mask(&c->sb, nr, 1);
-	if ((c = add_case("syscall", sys, nr, "filter-cached", 0, K_SYSCALL)))
+	c = add_case("syscall", sys, nr, "filter-cached", 0, K_SYSCALL);
+	if (c)
 		sb_filters(&c->sb, nr, 1, false, 1);
-	if ((c = add_case("syscall", sys, nr, "filter-arg", 0, K_SYSCALL)))
+	c = add_case("syscall", sys, nr, "filter-arg", 0, K_SYSCALL);
+	if (c)
 		sb_filters(&c->sb, nr, 1, true, 1);
-	if ((c = add_case("syscall", sys, nr, "linear300-cached", 0, K_SYSCALL)))
+	c = add_case("syscall", sys, nr, "linear300-cached", 0, K_SYSCALL);
+	if (c)
 		sb_filters(&c->sb, nr, 300, false, 1);
-	if ((c = add_case("syscall", sys, nr, "linear300-arg", 0, K_SYSCALL)))
+	c = add_case("syscall", sys, nr, "linear300-arg", 0, K_SYSCALL);
+	if (c)
 		sb_filters(&c->sb, nr, 300, true, 1);
-	if ((c = add_case("syscall", sys, nr, "stack4-cached", 0, K_SYSCALL)))
+	c = add_case("syscall", sys, nr, "stack4-cached", 0, K_SYSCALL);
+	if (c)
 		sb_filters(&c->sb, nr, 1, false, 4);
-	if ((c = add_case("syscall", sys, nr, "stack4-arg", 0, K_SYSCALL)))
+	c = add_case("syscall", sys, nr, "stack4-arg", 0, K_SYSCALL);
+	if (c)
 		sb_filters(&c->sb, nr, 1, true, 4);
 }
 
@@ -895,49 +903,63 @@ static void build_cases(void)
 	add_syscall_cases("mseal", NR_LATE);
 
 	/* Mask size: 1 is the syscall case above; 100 and all here. */
-	if ((c = add_case("masksize", "getpid", __NR_getpid, "mask", 100, K_SYSCALL)))
+	c = add_case("masksize", "getpid", __NR_getpid, "mask", 100, K_SYSCALL);
+	if (c)
 		sb_mask(&c->sb, __NR_getpid, 100);
-	if ((c = add_case("masksize", "getpid", __NR_getpid, "mask", SECCOMP_MASK_MAX_BITS, K_SYSCALL)))
+	c = add_case("masksize", "getpid", __NR_getpid, "mask", SECCOMP_MASK_MAX_BITS, K_SYSCALL);
+	if (c)
 		sb_mask(&c->sb, __NR_getpid, 0);
 
 	/* Filter length, cache defeated (1 and 300 rules are above). */
-	for (i = 0; i < sizeof(chart_rules) / sizeof(chart_rules[0]); i++)
-		if ((c = add_case("chart", "getpid", __NR_getpid, "linear-arg",
-				  chart_rules[i], K_SYSCALL)))
+	for (i = 0; i < ARRAY_SIZE(chart_rules); i++) {
+		c = add_case("chart", "getpid", __NR_getpid, "linear-arg", chart_rules[i], K_SYSCALL);
+		if (c)
 			sb_filters(&c->sb, __NR_getpid, chart_rules[i], true, 1);
+	}
 
 	set100(&s100, __NR_getpid);
-	if ((c = add_case("install", "set100", 0, "mask", 0, K_INSTALL_ONCE))) {
+	c = add_case("install", "set100", 0, "mask", 0, K_INSTALL_ONCE);
+	if (c) {
 		c->sb.mode = SB_MASK;
 		c->sb.mask = s100;
 	}
-	if ((c = add_case("install", "set100", 0, "filter", 0, K_INSTALL_ONCE)))
+	c = add_case("install", "set100", 0, "filter", 0, K_INSTALL_ONCE);
+	if (c)
 		sb_filter_set(&c->sb, &s100, 1);
-	if ((c = add_case("install", "set100", 0, "mask-repeat", 0, K_INSTALL_REPEAT))) {
+	c = add_case("install", "set100", 0, "mask-repeat", 0, K_INSTALL_REPEAT);
+	if (c) {
 		c->sb.mode = SB_MASK;
 		c->sb.mask = s100;
 	}
-	if ((c = add_case("install", "set100", 0, "filter-repeat", 0, K_INSTALL_REPEAT)))
+	c = add_case("install", "set100", 0, "filter-repeat", 0, K_INSTALL_REPEAT);
+	if (c)
 		sb_filter_set(&c->sb, &s100, 1);
 
-	if ((c = add_case("fork", "set100", 0, "none", 0, K_FORK)))
+	c = add_case("fork", "set100", 0, "none", 0, K_FORK);
+	if (c)
 		c->sb.mode = SB_NONE;
-	if ((c = add_case("fork", "set100", 0, "mask", 0, K_FORK))) {
+	c = add_case("fork", "set100", 0, "mask", 0, K_FORK);
+	if (c) {
 		c->sb.mode = SB_MASK;
 		c->sb.mask = s100;
 	}
-	if ((c = add_case("fork", "set100", 0, "filter", 0, K_FORK)))
+	c = add_case("fork", "set100", 0, "filter", 0, K_FORK);
+	if (c)
 		sb_filter_set(&c->sb, &s100, 1);
-	if ((c = add_case("fork", "set100", 0, "stack4", 0, K_FORK)))
+	c = add_case("fork", "set100", 0, "stack4", 0, K_FORK);
+	if (c)
 		sb_filter_set(&c->sb, &s100, 4);
 
-	if ((c = add_case("memory", "set100", 0, "none", 0, K_MEMORY)))
+	c = add_case("memory", "set100", 0, "none", 0, K_MEMORY);
+	if (c)
 		c->sb.mode = SB_NONE;
-	if ((c = add_case("memory", "set100", 0, "mask", 0, K_MEMORY))) {
+	c = add_case("memory", "set100", 0, "mask", 0, K_MEMORY);
+	if (c) {
 		c->sb.mode = SB_MASK;
 		c->sb.mask = s100;
 	}
-	if ((c = add_case("memory", "set100", 0, "filter", 0, K_MEMORY)))
+	c = add_case("memory", "set100", 0, "filter", 0, K_MEMORY);
+	if (c)
 		sb_filter_set(&c->sb, &s100, 1);
 }
 
@@ -983,10 +1005,11 @@ static void run_case(struct bcase *c)
 		ret = run_child(measure_install_repeat, &c->sb, &v, 600);
 		break;
 	case K_INSTALL_ONCE:
-		for (i = 0; i < installs && i < 1024 && !ret; i++)
-			if (!(ret = run_child(measure_install_once, &c->sb,
-					      &vals[k], 60)))
+		for (i = 0; i < installs && i < 1024 && !ret; i++) {
+			ret = run_child(measure_install_once, &c->sb, &vals[k], 60);
+			if (!ret)
 				k++;
+		}
 		v = median(vals, k);
 		break;
 	case K_MEMORY:
@@ -1273,16 +1296,35 @@ int main(int argc, char *argv[])
 	setbuf(stdout, NULL);
 	while ((opt = getopt(argc, argv, "t:s:r:b:k:f:m:g:j:h")) != -1) {
 		switch (opt) {
-		case 't': calib_ms = strtoull(optarg, NULL, 0); break;
-		case 's': samples = strtoull(optarg, NULL, 0); break;
-		case 'r': rounds = atoi(optarg); break;
-		case 'b': batches = atoi(optarg); break;
-		case 'k': installs = atoi(optarg); break;
-		case 'f': forks = atoi(optarg); break;
-		case 'm': memtasks = atoi(optarg); break;
-		case 'g': groups = optarg; break;
-		case 'j': json = optarg; break;
-		default: usage(argv[0]);
+		case 't':
+			calib_ms = strtoull(optarg, NULL, 0);
+			break;
+		case 's':
+			samples = strtoull(optarg, NULL, 0);
+			break;
+		case 'r':
+			rounds = atoi(optarg);
+			break;
+		case 'b':
+			batches = atoi(optarg);
+			break;
+		case 'k':
+			installs = atoi(optarg);
+			break;
+		case 'f':
+			forks = atoi(optarg);
+			break;
+		case 'm':
+			memtasks = atoi(optarg);
+			break;
+		case 'g':
+			groups = optarg;
+			break;
+		case 'j':
+			json = optarg;
+			break;
+		default:
+			usage(argv[0]);
 		}
 	}
 	if (optind < argc)
