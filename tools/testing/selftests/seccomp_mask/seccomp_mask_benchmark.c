@@ -175,7 +175,7 @@ static void add_essentials(struct nrset *s)
 	};
 	unsigned int i;
 
-	for (i = 0; i < sizeof(nrs) / sizeof(nrs[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(nrs); i++)
 		set_add(s, nrs[i]);
 }
 
@@ -215,13 +215,13 @@ static void bpf_prologue(struct prog *p)
 {
 	p->len = 0;
 	emit(p, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-		 offsetof(struct seccomp_data, arch)));
+					     offsetof(struct seccomp_data, arch)));
 	emit(p, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-		 SELF_ARCH, 1, 0));
+					     SELF_ARCH, 1, 0));
 	emit(p, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-		 SECCOMP_RET_KILL_PROCESS));
+					     SECCOMP_RET_KILL_PROCESS));
 	emit(p, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-		 offsetof(struct seccomp_data, nr)));
+					     offsetof(struct seccomp_data, nr)));
 }
 
 /*
@@ -232,12 +232,12 @@ static void bpf_prologue(struct prog *p)
 static void bpf_allow(struct prog *p, long nr, bool argload)
 {
 	emit(p, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-		 nr, 0, argload ? 2 : 1));
+					     nr, 0, argload ? 2 : 1));
 	if (argload)
 		emit(p, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, args[0])));
+						     offsetof(struct seccomp_data, args[0])));
 	emit(p, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-		 SECCOMP_RET_ALLOW));
+					     SECCOMP_RET_ALLOW));
 }
 
 /*
@@ -271,7 +271,7 @@ static void bpf_list(struct prog *p, long target, int rules, bool argload,
 	}
 	bpf_allow(p, target, argload);
 	emit(p, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-		 SECCOMP_RET_KILL_PROCESS));
+					     SECCOMP_RET_KILL_PROCESS));
 }
 
 /* The allow-list equivalent of the mask @s. */
@@ -284,7 +284,7 @@ static void bpf_from_set(struct prog *p, const struct nrset *s)
 		if (set_has(s, nr))
 			bpf_allow(p, nr, false);
 	emit(p, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-		 SECCOMP_RET_KILL_PROCESS));
+					     SECCOMP_RET_KILL_PROCESS));
 }
 
 /* ------------------------------------------------------------------ */
@@ -338,8 +338,8 @@ static int sandbox_install(const struct sandbox *sb)
 /* Children and the shared page                                       */
 
 struct shared {
-	volatile int done;		/* set by the child when finished */
-	volatile int err;		/* errno of a failed step, or -1 */
+	int done;			/* set by the child when finished */
+	int err;			/* errno of a failed step, or -1 */
 	double value;			/* the result */
 	double extra[8];
 	char why[160];
@@ -369,14 +369,14 @@ static void pin(int cpu)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
-static void __attribute__((noreturn)) child_spin(void)
+static void __noreturn child_spin(void)
 {
 	for (;;)
 		__asm__ volatile("" ::: "memory");
 }
 
 /* A failed child reports and spins too: it may not be allowed to exit. */
-static void __attribute__((noreturn)) child_fail(int err, const char *why)
+static void __noreturn child_fail(int err, const char *why)
 {
 	shm->err = err ? err : -1;
 	snprintf(shm->why, sizeof(shm->why), "%s", why);
@@ -388,7 +388,7 @@ static void __attribute__((noreturn)) child_fail(int err, const char *why)
  * The end of every measuring child: publish, then spin without a single
  * syscall (the sandbox may allow none) until the parent kills it.
  */
-static void __attribute__((noreturn)) child_done(double value)
+static void __noreturn child_done(double value)
 {
 	shm->value = value;
 	__atomic_store_n(&shm->done, 1, __ATOMIC_RELEASE);
@@ -912,7 +912,8 @@ static void build_cases(void)
 
 	/* Filter length, cache defeated (1 and 300 rules are above). */
 	for (i = 0; i < ARRAY_SIZE(chart_rules); i++) {
-		c = add_case("chart", "getpid", __NR_getpid, "linear-arg", chart_rules[i], K_SYSCALL);
+		c = add_case("chart", "getpid", __NR_getpid, "linear-arg", chart_rules[i],
+			     K_SYSCALL);
 		if (c)
 			sb_filters(&c->sb, __NR_getpid, chart_rules[i], true, 1);
 	}
@@ -1169,6 +1170,8 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+#define JSON_CASE_FMT ", \"group\": \"%s\", \"syscall\": \"%s\", \"nr\": %ld, \"mode\": \"%s\", \"param\": %d, \"unit\": \"%s\", "
+
 static void write_json(const char *path, const struct utsname *u,
 		       const char *model, const char *csrc, double res_ns,
 		       double secs)
@@ -1213,9 +1216,7 @@ static void write_json(const char *path, const struct utsname *u,
 
 		fprintf(f, "    {\"name\": ");
 		json_str(f, c->name);
-		fprintf(f, ", \"group\": \"%s\", \"syscall\": \"%s\", \"nr\": %ld, "
-			"\"mode\": \"%s\", \"param\": %d, \"unit\": \"%s\", ",
-			c->group, c->sys, c->nr, c->mode, c->param, c->unit);
+		fprintf(f, JSON_CASE_FMT, c->group, c->sys, c->nr, c->mode, c->param, c->unit);
 		if (c->kind == K_SYSCALL)
 			fprintf(f, "\"calls_per_batch\": %llu, ", c->calls);
 		if (c->sb.mode == SB_MASK)
@@ -1275,11 +1276,12 @@ static double case_max(const struct bcase *c)
 	return m;
 }
 
+#define PASS_FMT "%s: %llu syscalls per measurement (fastest of %d batches), %d round(s), %d installs, %d forks, %d tasks\n"
+#define USAGE_FMT "usage: %s [-t MS | -s SAMPLES] [-r ROUNDS] [-k INSTALLS] [-f FORKS] [-m TASKS] [-g GROUPS] [-j FILE] | [SAMPLES]\n"
+
 static void usage(const char *argv0)
 {
-	fprintf(stderr, "usage: %s [-t MS | -s SAMPLES] [-r ROUNDS] [-k INSTALLS] "
-		"[-f FORKS] [-m TASKS] [-g GROUPS] [-j FILE] | [SAMPLES]\n",
-		argv0);
+	fprintf(stderr, USAGE_FMT, argv0);
 	exit(KSFT_FAIL);
 }
 
@@ -1360,10 +1362,11 @@ int main(int argc, char *argv[])
 	mask_err = probe_mask();
 	for (i = 0; mask_err && i < ncases; i++) {
 		if (cases[i].sb.mode == SB_MASK) {
+			const char *reason = mask_err > 0 ? strerror(mask_err) : "?";
+
 			cases[i].skipped = true;
 			snprintf(cases[i].why, sizeof(cases[i].why),
-				 "no mask mode in this kernel (%s)",
-				 mask_err > 0 ? strerror(mask_err) : "?");
+				 "no mask mode in this kernel (%s)", reason);
 		}
 	}
 
@@ -1375,9 +1378,7 @@ int main(int argc, char *argv[])
 		       csrc[0] ? csrc : "?", clock_step_ns, res.tv_nsec,
 		       vdso_clock ? "vDSO (no syscall)" :
 		       "a syscall (masks and filters allow clock_gettime)");
-	ksft_print_msg("%s: %llu syscalls per measurement (fastest of %d batches), "
-		       "%d round(s), %d installs, %d forks, %d tasks\n",
-		       quick ? "quick pass" : "benchmark", samples, batches,
+	ksft_print_msg(PASS_FMT, quick ? "quick pass" : "benchmark", samples, batches,
 		       rounds, installs, forks, memtasks);
 
 	t_start = now_ns();
