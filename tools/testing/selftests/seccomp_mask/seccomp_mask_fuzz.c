@@ -129,6 +129,7 @@ static const int harmless[NABI][12] = {
 	[ABI64] = { 39, 110, 102, 186, 24, 111, 3, 32, 0, 1, 100, 124 },
 	[ABI32] = { 20, 64, 199, 224, 158, 65, 6, 41, 3, 4, 43, 147 },
 };
+
 /* Unimplemented below 463 (above, everything up to 1023 is). */
 static const int unimpl32[] = { 17, 31, 32, 35, 44, 53, 56, 58, 98, 112, 127,
 				130, 137, 167, 169, 188, 189, 253, 273 };
@@ -388,6 +389,7 @@ enum pos {
 	P_NONCANON, P_HIGH32,
 	NPOS
 };
+
 #define FIRST_BAD P_OVER_NONE
 
 static int pick_pos(bool good_bias)
@@ -395,7 +397,7 @@ static int pick_pos(bool good_bias)
 	if (chance(good_bias ? 88 : 50)) {
 		static const int good[] = { P_RW, P_RW, P_RW, P_RO, P_STR_RW, P_END_RW_NONE,
 					    P_END_RO_UNMAP, P_END_RW_UNMAP, P_STR_RO };
-		return good[rn(sizeof(good) / sizeof(good[0]))];
+		return good[rn(ARRAY_SIZE(good))];
 	}
 	return FIRST_BAD + rn(NPOS - FIRST_BAD);
 }
@@ -504,6 +506,7 @@ enum optype {
 	OP_PRCTL_MASK, OP_SECCOMP_MASK, OP_FILTER, OP_STRICT, OP_GET, OP_NNP,
 	OP_DROPCAP, OP_BADMODE, OP_BADOP, NOPTYPES
 };
+
 static const char *const op_name[] = {
 	"prctl(PR_SET_SECCOMP, SECCOMP_MODE_MASK)", "seccomp(SECCOMP_SET_MODE_MASK)",
 	"prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, allow-all)", "strict mode",
@@ -580,7 +583,7 @@ static void add_harness(uint8_t *m, int abi)
 	int list[] = { n->prctl, n->seccomp, n->capset, n->openat, n->read, n->close,
 		       n->fork, n->wait4, n->exit_group, n->getpid };
 
-	for (unsigned int i = 0; i < sizeof(list) / sizeof(list[0]); i++)
+	for (unsigned int i = 0; i < ARRAY_SIZE(list); i++)
 		setbit(m, list[i]);
 }
 
@@ -597,13 +600,13 @@ static unsigned int pick_nbits(bool safe)
 	if (safe) {
 		/* the threads must keep their harness syscalls */
 		n = chance(60) ? MAXB : chance(80) ? SAFE_NBITS + rn(MAXB - SAFE_NBITS + 1) :
-		    b[rn(sizeof(b) / sizeof(b[0]))];
+		    b[rn(ARRAY_SIZE(b))];
 		return n < SAFE_NBITS ? MAXB : n;
 	}
 	if (chance(45))
 		return MAXB;
 	if (chance(50))
-		return b[rn(sizeof(b) / sizeof(b[0]))];
+		return b[rn(ARRAY_SIZE(b))];
 	return rn(MAXB + 1);
 }
 
@@ -664,13 +667,20 @@ static void add_err(struct op *o, int e)
 static const char *errname(int e)
 {
 	switch (e) {
-	case EINVAL: return "EINVAL";
-	case EFAULT: return "EFAULT";
-	case EPERM: return "EPERM";
-	case EACCES: return "EACCES";
-	case ENOMEM: return "ENOMEM";
-	case ENOSYS: return "ENOSYS";
-	default: return strerror(e);
+	case EINVAL:
+		return "EINVAL";
+	case EFAULT:
+		return "EFAULT";
+	case EPERM:
+		return "EPERM";
+	case EACCES:
+		return "EACCES";
+	case ENOMEM:
+		return "ENOMEM";
+	case ENOSYS:
+		return "ENOSYS";
+	default:
+		return strerror(e);
 	}
 }
 
@@ -1057,7 +1067,7 @@ static void gen_probe(struct probe *p, const struct model *m)
 		if (p->abi == ABI64)
 			p->nr = chance(50) ? 336 + rn(423 - 336 + 1) : 463 + rn(MAXB - 463);
 		else
-			p->nr = chance(50) ? unimpl32[rn(sizeof(unimpl32) / sizeof(unimpl32[0]))] :
+			p->nr = chance(50) ? unimpl32[rn(ARRAY_SIZE(unimpl32))] :
 					     463 + rn(MAXB - 463);
 	} else if (k < 95) {
 		static const long never[] = { MAXB, MAXB + 1, 4096, 0x7fffffff, -1, X32_BIT + 39,
@@ -1106,7 +1116,7 @@ static void apply_layout(void)
 		}
 }
 
-static void __attribute__((noreturn)) sys_exit(int abi, int code)
+static void __noreturn sys_exit(int abi, int code)
 {
 	do_sys(abi, how_for(abi), NR[abi].exit_group, code, 0, 0, 0, 0);
 	for (;;)
@@ -1120,7 +1130,7 @@ static void checkpoint(void)
 		__builtin_ia32_pause();
 }
 
-static void __attribute__((noreturn)) child(const struct attempt *at)
+static void __noreturn child(const struct attempt *at)
 {
 	int i;
 
@@ -1199,11 +1209,21 @@ static void count_err(long r)
 	if (r >= 0)
 		return;
 	switch (-r) {
-	case EINVAL: errs_seen[0]++; break;
-	case EFAULT: errs_seen[1]++; break;
-	case EPERM: errs_seen[2]++; break;
-	case EACCES: errs_seen[3]++; break;
-	default: errs_seen[4]++; break;
+	case EINVAL:
+		errs_seen[0]++;
+		break;
+	case EFAULT:
+		errs_seen[1]++;
+		break;
+	case EPERM:
+		errs_seen[2]++;
+		break;
+	case EACCES:
+		errs_seen[3]++;
+		break;
+	default:
+		errs_seen[4]++;
+		break;
 	}
 }
 
@@ -1278,7 +1298,7 @@ static const char *check_status(const char *buf, const struct model *m, char *wh
 }
 
 static void report_attempt(const struct attempt *at, int idx, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__printf(3, 4);
 
 static int disagreements_in_attempt;
 
@@ -1706,7 +1726,7 @@ static void *forker(void *arg)
 }
 
 /* Reads every /proc/<pid>/task/<tid>/status of @pid until it is gone. */
-static void __attribute__((noreturn)) reader(pid_t pid)
+static void __noreturn reader(pid_t pid)
 {
 	char dir[64], path[384], buf[4200], v[4200];
 
@@ -1752,7 +1772,7 @@ static void __attribute__((noreturn)) reader(pid_t pid)
 	}
 }
 
-static void __attribute__((noreturn)) thread_child(void)
+static void __noreturn thread_child(void)
 {
 	pthread_t t[NWORKERS + 1];
 
@@ -1953,18 +1973,30 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "--exec-check"))
 		return exec_check(argc, argv);
 
-	if ((e = getenv("SECCOMP_MASK_FUZZ_SECONDS")))
+	e = getenv("SECCOMP_MASK_FUZZ_SECONDS");
+	if (e)
 		seconds = atof(e);
 	g_seed = 0;
-	if ((e = getenv("SECCOMP_MASK_FUZZ_SEED")))
+	e = getenv("SECCOMP_MASK_FUZZ_SEED");
+	if (e)
 		g_seed = strtoull(e, NULL, 0);
 	while ((c = getopt(argc, argv, "t:n:s:a:v")) != -1) {
 		switch (c) {
-		case 't': seconds = atof(optarg); break;
-		case 'n': max_attempts = atol(optarg); break;
-		case 's': g_seed = strtoull(optarg, NULL, 0); break;
-		case 'a': only = atol(optarg); break;
-		case 'v': verbose = 1; break;
+		case 't':
+			seconds = atof(optarg);
+			break;
+		case 'n':
+			max_attempts = atol(optarg);
+			break;
+		case 's':
+			g_seed = strtoull(optarg, NULL, 0);
+			break;
+		case 'a':
+			only = atol(optarg);
+			break;
+		case 'v':
+			verbose = 1;
+			break;
 		default:
 			fprintf(stderr, "usage: %s [-t SECONDS] [-n ATTEMPTS] [-s SEED] [-a ATTEMPT] [-v]\n",
 				argv[0]);
