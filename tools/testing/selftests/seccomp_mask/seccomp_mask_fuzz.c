@@ -823,7 +823,8 @@ static void gen_op(struct attempt *at, int i, struct model *m, const struct fixe
 		struct seccomp_mask_set set;
 		struct seccomp_mask ent[2];
 		uint8_t bytes[2][MASK_BYTES + 8], newm[NABI][MASK_BYTES];
-		unsigned int flags = chance(90) ? 0 : (chance(50) ? 1u << rn(32) : (unsigned int)rnd());
+		unsigned int flags = chance(90) ? 0 :
+				     (chance(50) ? 1u << rn(32) : (unsigned int)rnd());
 		int spos = pick_pos(true), mpos = pick_pos(true), bpos[2];
 		uint64_t setp, masksp, blen[2];
 		unsigned int nent, e;
@@ -835,7 +836,8 @@ static void gen_op(struct attempt *at, int i, struct model *m, const struct fixe
 		nent = 1 + (have_ia32 ? rn(2) : 0);
 		set.nr_masks = nent;
 		if (chance(15)) {
-			static const uint32_t nrs[] = { 0, 0, 2, 3, 4, 0x80000000u, 0xffffffffu, 0x10000000u };
+			static const uint32_t nrs[] = { 0, 0, 2, 3, 4, 0x80000000u, 0xffffffffu,
+							0x10000000u };
 
 			set.nr_masks = nrs[rn(8)];
 		}
@@ -869,7 +871,8 @@ static void gen_op(struct attempt *at, int i, struct model *m, const struct fixe
 			put(ent[e].bits, bytes[e], blen[e]);
 		}
 		{
-			uint64_t mlen = 16 * (set.nr_masks >= 1 && set.nr_masks <= 2 ? set.nr_masks : 2);
+			uint64_t mlen = 16 * (set.nr_masks >= 1 && set.nr_masks <= 2 ?
+					       set.nr_masks : 2);
 
 			masksp = place(&mpos, mlen, false, &a);
 			set.masks = masksp;
@@ -1232,7 +1235,8 @@ static const char *status_str(int st, char *buf, size_t len)
 	if (WIFEXITED(st))
 		snprintf(buf, len, "exited with %d", WEXITSTATUS(st));
 	else if (WIFSIGNALED(st))
-		snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+		snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(st),
+			 strsignal(WTERMSIG(st)));
 	else
 		snprintf(buf, len, "status %#x", st);
 	return buf;
@@ -1496,7 +1500,8 @@ static void run_attempt(int idx)
 			proc_done = true;
 			n_proc_checks++;
 			if (check_status(buf, fin, why, sizeof(why)))
-				report_attempt(&at, idx, "/proc/%d/status at the checkpoint: %s", pid, why);
+				report_attempt(&at, idx, "/proc/%d/status at the checkpoint: %s",
+					       pid, why);
 			shm->go = 1;
 			continue;
 		}
@@ -1840,7 +1845,8 @@ static void run_threads(int idx)
 		if (p.nr >= 0 && p.nr < MAXB)
 			tp.exec_mask[p.abi][p.nr / 8] &= ~(1 << (p.nr % 8));
 		for (int abi = 0; abi < NABI; abi++)
-			fmt_mask(tp.exec_mask[abi], exec_arg_masks[abi], sizeof(exec_arg_masks[abi]));
+			fmt_mask(tp.exec_mask[abi], exec_arg_masks[abi],
+				 sizeof(exec_arg_masks[abi]));
 		if (!have_ia32)
 			memset(tp.exec_mask[ABI32], 0, MASK_BYTES);
 	}
@@ -1886,8 +1892,9 @@ static void run_threads(int idx)
 		if (now() - t0 > 60) {
 			kill(tchild, SIGKILL);
 			waitpid(tchild, &st, 0);
-			ksft_print_msg("threads run %d hung: workers done %d %d %d, forks %d\n", idx,
-				       shm->t_done[0], shm->t_done[1], shm->t_done[2], shm->fork_execs);
+			ksft_print_msg("threads run %d hung: workers done %d %d %d, forks %d\n",
+				       idx, shm->t_done[0], shm->t_done[1], shm->t_done[2],
+				       shm->fork_execs);
 			n_disagree++;
 			break;
 		}
