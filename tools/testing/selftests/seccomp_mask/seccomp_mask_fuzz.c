@@ -1402,6 +1402,11 @@ static bool probe_died_ok(int st)
 	return WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS;
 }
 
+#define PROBE_DENIED_FMT "probe %d: %s nr %ld via %s is denied by the mask (mode %d) but %s%s (ret %ld)"
+#define PROBE_NORET_FMT "probe %d: %s nr %ld via %s is allowed by the mask but did not return: %s"
+#define PROBE_UNIMPL_FMT "probe %d: %s nr %ld (unimplemented) is allowed by the mask: must fail with ENOSYS, returned %ld"
+#define PROBE_EXIT_FMT "probe %d: after the probe, exit_group is %s but the process %s"
+
 /* Verify a probe's outcome; @st the status of the process that made it. */
 static void check_probe(const struct attempt *at, int idx, int i, const struct model *m,
 			bool returned, long ret, int st, bool exit_allowed)
@@ -1421,27 +1426,23 @@ static void check_probe(const struct attempt *at, int idx, int i, const struct m
 	if (!p->allowed) {
 		if (!returned && probe_died_ok(st))
 			return;
-		report_attempt(at, idx, "probe %d: %s nr %ld via %s is denied by the mask "
-			       "(mode %d) but %s%s (ret %ld)", i, abi_name[p->abi], p->nr,
+		report_attempt(at, idx, PROBE_DENIED_FMT, i, abi_name[p->abi], p->nr,
 			       how_name[p->how], m->mode, returned ? "returned, then " : "",
 			       status_str(st, sb, sizeof(sb)), ret);
 		return;
 	}
 	if (!returned) {
-		report_attempt(at, idx, "probe %d: %s nr %ld via %s is allowed by the mask but "
-			       "did not return: %s", i, abi_name[p->abi], p->nr, how_name[p->how],
+		report_attempt(at, idx, PROBE_NORET_FMT, i, abi_name[p->abi], p->nr, how_name[p->how],
 			       status_str(st, sb, sizeof(sb)));
 		return;
 	}
 	if (p->kind == 1 && ret != -ENOSYS) {
-		report_attempt(at, idx, "probe %d: %s nr %ld (unimplemented) is allowed by the "
-			       "mask: must fail with ENOSYS, returned %ld", i, abi_name[p->abi],
+		report_attempt(at, idx, PROBE_UNIMPL_FMT, i, abi_name[p->abi],
 			       p->nr, ret);
 		return;
 	}
 	if (exit_allowed ? !(WIFEXITED(st) && WEXITSTATUS(st) == 0) : !probe_died_ok(st))
-		report_attempt(at, idx, "probe %d: after the probe, exit_group is %s but the "
-			       "process %s", i, exit_allowed ? "allowed" : "denied",
+		report_attempt(at, idx, PROBE_EXIT_FMT, i, exit_allowed ? "allowed" : "denied",
 			       status_str(st, sb, sizeof(sb)));
 }
 
