@@ -111,7 +111,8 @@ bench: deps build ; @$(S)/bench
 baseline: deps
 	@$(S)/baseline
 
-checkpatch: deps
+checkpatch:
+	@$(S)/deps python3-ply python3-git
 	@$(S)/checkpatch
 
 bisect-check: deps
