@@ -124,7 +124,9 @@ build-matrix: deps
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/linux $(BUILD)/kselftest $(BUILD)/initramfs* \
 		$(BUILD)/job-* $(BUILD)/logs $(BUILD)/stamps $(BUILD)/series-snapshot \
-		$(BUILD)/baseline $(BUILD)/bisect $(BUILD)/matrix $(BUILD)/accel-probe*
+		$(BUILD)/baseline $(BUILD)/bisect $(BUILD)/matrix $(BUILD)/accel-probe* \
+		$(BUILD)/debug-obj $(BUILD)/debug-kselftest $(BUILD)/debug-initramfs* \
+		$(BUILD)/samples $(BUILD)/bench
 
 # Also drops the extracted source and the compiler cache.
 distclean: clean
@@ -140,12 +142,17 @@ help:
 	@echo '  make check         harness self-tests, drift check, build, run all selftests'
 	@echo '                     in the guest, compare with baselines/; ends with'
 	@echo '                     "N passed, N failed, N skipped"'
+	@echo '  make check-debug   debug kernel (KASAN, UBSAN, lockdep, kmemleak): selftests,'
+	@echo '                     fuzzer and leak test; any report fails (about 45 min)'
+	@echo '  make bench         mask mode vs no seccomp vs BPF filters -> build/bench/'
 	@echo '  make kernel-image  build the kernel; with -s prints only the image path'
 	@echo '  make baseline      record the upstream seccomp selftests on the unpatched kernel'
 	@echo '  make checkpatch    checkpatch.pl --strict on every patch of the series'
 	@echo '  make bisect-check  apply the series patch by patch and build each prefix'
 	@echo '  make build-matrix  build with SECCOMP_MASK=n, SECCOMP_FILTER=n, IA32_EMULATION=n (W=1)'
-	@echo '  make patches       regenerate the selftests patch (scripts/gen-mirror-patch)'
+	@echo '  make patches       regenerate the generated patches (scripts/gen-mirror-patch)'
+	@echo '  make drift         check that the generated patches match their sources'
+	@echo '  make check-host    the harness self-tests only (no kernel)'
 	@echo '  make clean         remove build products (keeps source and ccache)'
 	@echo '  make distclean     also remove the extracted source and ccache'
 	@echo '  make help          this text'
