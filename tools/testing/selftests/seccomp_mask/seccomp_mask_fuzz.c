@@ -26,8 +26,9 @@
  * checkpoint, has the child read /proc/self/status when its masks allow
  * it, and probes the masks: grandchildren (or the child itself when fork
  * is denied) make allowed and denied syscalls of both ABIs, numbers the
- * kernel does not implement (-ENOSYS), numbers >= 1024, x32 numbers and
- * -1 (denied), and the uretprobe syscall (never denied).
+ * kernel does not implement (the answer they get with no mask), numbers
+ * >= 1024, x32 numbers and -1 (denied), and the uretprobe syscall (never
+ * denied).
  *
  * A second phase runs several threads of one process that install and
  * tighten their own masks at once (each against its own model) while
@@ -89,7 +90,18 @@ struct seccomp_mask_set {
 };
 #endif
 
-#if !defined(__x86_64__) && !defined(__i386__)
+/*
+ * The ABI of this build, named as in common.h. This program has its own
+ * main() and does not include common.h: its kselftest_harness.h would
+ * leave the harness's test_harness_run() defined but unused.
+ */
+#if defined(__x86_64__) && !defined(__ILP32__)
+#define X86_BUILD	64
+#elif defined(__i386__)
+#define X86_BUILD	32
+#endif
+
+#ifndef X86_BUILD
 int main(void)
 {
 	ksft_print_header();
@@ -103,7 +115,7 @@ int main(void)
 
 /* The two ABIs of an x86-64 kernel, indexed like the kernel does. */
 enum { ABI64, ABI32, NABI };
-#ifdef __x86_64__
+#if X86_BUILD == 64
 #define NATIVE		ABI64
 #define BUILD		"64"
 #else
@@ -142,7 +154,7 @@ static const int unimpl32[] = { 17, 31, 32, 35, 44, 53, 56, 58, 98, 112, 127,
 enum how { H_SYSCALL, H_INT80, H_VDSO, H_FARJMP };
 static const char *const how_name[] = { "syscall", "int $0x80", "vdso", "far jump+syscall" };
 
-#ifdef __x86_64__
+#if X86_BUILD == 64
 static inline long sys64(long nr, long a, long b, long c, long d, long e)
 {
 	register long r10 asm("r10") = d;
@@ -214,19 +226,21 @@ static long do_sys(int abi, int how, long nr, long a, long b, long c, long d, lo
 {
 	if (abi == ABI64)
 		return sys64(nr, a, b, c, d, e);
-#ifdef __i386__
+#if X86_BUILD == 32
 	if (how == H_VDSO) {
 		long r = syscall(nr, a, b, c, d, e);
 
 		return r == -1 ? -errno : r;
 	}
+#else
+	(void)how;	/* int $0x80 is the only ia32 entry of the 64-bit build */
 #endif
 	return sys32(nr, a, b, c, d, e);
 }
 
 static int how_for(int abi)
 {
-#ifdef __x86_64__
+#if X86_BUILD == 64
 	return abi == ABI64 ? H_SYSCALL : H_INT80;
 #else
 	return abi == ABI64 ? H_FARJMP : H_INT80;
@@ -270,6 +284,12 @@ struct model {
 
 static bool have_ia32 = true;	/* the 32-bit build needs it anyway */
 static int nabis = NABI;
+
+/*
+ * What a number the kernel does not implement returns through each ABI
+ * with no mask in force (-ENOSYS): an allowed one must return the same.
+ */
+static long unimpl_ret[NABI];
 
 static bool bit(const uint8_t *m, unsigned long n)
 {
@@ -538,25 +558,34 @@ struct probe {
 
 #define MAXPROBES 6
 
-/* What the child reports, without syscalls; shared with the parent. */
+/*
+ * What the child reports, without syscalls; shared with the parent. The
+ * int and long fields are written and read while other processes or
+ * threads run: every access goes through shm_get(), shm_set() or
+ * shm_inc(). The two strings are read only after their writer is gone.
+ */
 struct shm {
-	volatile int started, done;	/* ops */
-	volatile long ret[MAXOPS];
-	volatile int at_checkpoint, go;
-	volatile int self_len;
+	int started, done;	/* ops */
+	long ret[MAXOPS];
+	int at_checkpoint, go;
+	int self_len;
 	char self_status[4096];
-	volatile int probes_started;
-	volatile int p_started[MAXPROBES], p_returned[MAXPROBES], p_waited[MAXPROBES];
-	volatile long p_ret[MAXPROBES];
-	volatile int p_status[MAXPROBES];
+	int probes_started;
+	int p_started[MAXPROBES], p_returned[MAXPROBES], p_waited[MAXPROBES];
+	long p_ret[MAXPROBES];
+	int p_status[MAXPROBES];
 	/* threads phase */
-	volatile int t_started[4], t_done[4];
-	volatile long t_ret[4][MAXOPS];
-	volatile int t_tid[4];
-	volatile int t_release, t_ready;
-	volatile int fork_execs, fork_bad, fork_badstatus, reads, read_bad;
+	int t_started[4], t_done[4];
+	long t_ret[4][MAXOPS];
+	int t_tid[4];
+	int t_release, t_ready;
+	int fork_execs, fork_bad, fork_badstatus, reads, read_bad;
 	char read_bad_line[256];
 };
+
+#define shm_get(p)	__atomic_load_n(p, __ATOMIC_ACQUIRE)
+#define shm_set(p, v)	__atomic_store_n(p, v, __ATOMIC_RELEASE)
+#define shm_inc(p)	__atomic_fetch_add(p, 1, __ATOMIC_SEQ_CST)
 
 struct attempt {
 	uint64_t seed;
@@ -655,6 +684,12 @@ static void take_mask(uint8_t *dst, const uint8_t *bytes, unsigned int nbits)
 			setbit(dst, i);
 }
 
+/* Arches the mask mode must refuse. */
+static const uint32_t bad_arches[] = {
+	0, AUDIT_ARCH_AARCH64, AUDIT_ARCH_X86_64 ^ 1, AUDIT_ARCH_I386 | 0x80000000u,
+	0xffffffffu, 0x3e,
+};
+
 static void add_err(struct op *o, int e)
 {
 	for (int i = 0; i < o->nerr; i++)
@@ -677,8 +712,6 @@ static const char *errname(int e)
 		return "EACCES";
 	case ENOMEM:
 		return "ENOMEM";
-	case ENOSYS:
-		return "ENOSYS";
 	default:
 		return strerror(e);
 	}
@@ -732,7 +765,7 @@ static void gen_op(struct attempt *at, int i, struct model *m, const struct fixe
 	if (t == OP_FILTER || t == OP_DROPCAP)
 		o->abi = NATIVE;	/* struct layouts of the native ABI */
 	o->how = how_for(o->abi);
-#ifdef __i386__
+#if X86_BUILD == 32
 	if (o->abi == ABI32 && chance(50))
 		o->how = H_VDSO;
 #endif
@@ -777,7 +810,7 @@ static void gen_op(struct attempt *at, int i, struct model *m, const struct fixe
 		uint64_t blen = nbits <= MAXB ? (nbits + 7) / 8 : 64;
 		uint64_t bits;
 
-#ifdef __x86_64__
+#if X86_BUILD == 64
 		if (o->abi == ABI64 && chance(5))
 			nbits |= 1UL << (32 + rn(31));
 #endif
@@ -854,11 +887,8 @@ static void gen_op(struct attempt *at, int i, struct model *m, const struct fixe
 			ent[e].arch = abi_arch[which];
 			if (e == 1 && chance(12))
 				ent[e].arch = ent[0].arch;	/* duplicate */
-			if (chance(7) && !(safe && e == 0)) {
-				static const uint32_t bad[] = { 0, AUDIT_ARCH_AARCH64, AUDIT_ARCH_X86_64 ^ 1,
-					AUDIT_ARCH_I386 | 0x80000000u, 0xffffffffu, 0x3e };
-				ent[e].arch = bad[rn(6)];
-			}
+			if (chance(7) && !(safe && e == 0))
+				ent[e].arch = bad_arches[rn(ARRAY_SIZE(bad_arches))];
 			ent[e].nbits = nb;
 			blen[e] = nb <= MAXB ? (nb + 7) / 8 : 64;
 			{
@@ -1000,7 +1030,7 @@ static void gen_op(struct attempt *at, int i, struct model *m, const struct fixe
 		o->arg[1] = modes[rn(6)];
 		if (low32)
 			o->arg[1] = (uint32_t)o->arg[1];
-		o->arg[2] = low32 ? (uint32_t)rnd() : (long)rnd();
+		o->arg[2] = low32 ? (long)(uint32_t)rnd() : (long)rnd();
 		o->arg[3] = rn(2048);
 		D(": mode=%#lx arg3=%#lx arg4=%#lx", o->arg[1], o->arg[2], o->arg[3]);
 		add_err(o, EINVAL);
@@ -1058,7 +1088,7 @@ static void gen_probe(struct probe *p, const struct model *m)
 	if (p->abi == ABI64 && NATIVE == ABI32 && chance(50))
 		p->abi = ABI32;	/* far jumps are slow under TCG: fewer of them */
 	p->how = how_for(p->abi);
-#ifdef __i386__
+#if X86_BUILD == 32
 	if (p->abi == ABI32 && chance(50))
 		p->how = H_VDSO;
 #endif
@@ -1071,7 +1101,7 @@ static void gen_probe(struct probe *p, const struct model *m)
 			p->nr = chance(50) ? 336 + rn(423 - 336 + 1) : 463 + rn(MAXB - 463);
 		else
 			p->nr = chance(50) ? unimpl32[rn(ARRAY_SIZE(unimpl32))] :
-					     463 + rn(MAXB - 463);
+					     463 + (int)rn(MAXB - 463);
 	} else if (k < 95) {
 		static const long never[] = { MAXB, MAXB + 1, 4096, 0x7fffffff, -1, X32_BIT + 39,
 					      X32_BIT + 1 };
@@ -1128,9 +1158,60 @@ static void __noreturn sys_exit(int abi, int code)
 
 static void checkpoint(void)
 {
-	shm->at_checkpoint = 1;
-	while (!shm->go)
+	shm_set(&shm->at_checkpoint, 1);
+	while (!shm_get(&shm->go))
 		__builtin_ia32_pause();
+}
+
+/* The child reads its own /proc/self/status, with native syscalls only. */
+static void child_selfread(void)
+{
+	long fd = do_sys(NATIVE, how_for(NATIVE), NR[NATIVE].openat, AT_FDCWD,
+			 (long)(uintptr_t)self_status_path, O_RDONLY, 0, 0);
+	long n = 0, r;
+
+	if (fd < 0) {
+		shm_set(&shm->self_len, fd);
+		return;
+	}
+	do {
+		r = do_sys(NATIVE, how_for(NATIVE), NR[NATIVE].read, fd,
+			   (long)(uintptr_t)(shm->self_status + n),
+			   sizeof(shm->self_status) - 1 - n, 0, 0);
+		if (r > 0)
+			n += r;
+	} while (r > 0 && n < (long)sizeof(shm->self_status) - 1);
+	do_sys(NATIVE, how_for(NATIVE), NR[NATIVE].close, fd, 0, 0, 0, 0);
+	shm->self_status[n] = 0;
+	shm_set(&shm->self_len, n ? n : -1);
+}
+
+/* Probe @i in this process. */
+static void probe_here(const struct probe *p, int i)
+{
+	shm_set(&shm->p_started[i], 1);
+	shm_set(&shm->p_ret[i], run_probe(p));
+	shm_set(&shm->p_returned[i], 1);
+}
+
+/* Probe @i in a grandchild, when the masks allow fork and wait4. */
+static void probe_forked(const struct probe *p, int i)
+{
+	long pid = do_sys(NATIVE, how_for(NATIVE), NR[NATIVE].fork, 0, 0, 0, 0, 0);
+	int st = 0;
+
+	if (pid == 0) {
+		probe_here(p, i);
+		sys_exit(NATIVE, 0);
+	}
+	if (pid < 0) {
+		shm_set(&shm->p_ret[i], pid);
+		shm_set(&shm->p_waited[i], -1);
+		return;
+	}
+	do_sys(NATIVE, how_for(NATIVE), NR[NATIVE].wait4, pid, (long)(uintptr_t)&st, 0, 0, 0);
+	shm_set(&shm->p_status[i], st);
+	shm_set(&shm->p_waited[i], 1);
 }
 
 static void __noreturn child(const struct attempt *at)
@@ -1139,60 +1220,19 @@ static void __noreturn child(const struct attempt *at)
 
 	apply_layout();
 	for (i = 0; i < at->nops; i++) {
-		shm->started = i + 1;
-		shm->ret[i] = run_op(&at->ops[i]);
-		shm->done = i + 1;
+		shm_set(&shm->started, i + 1);
+		shm_set(&shm->ret[i], run_op(&at->ops[i]));
+		shm_set(&shm->done, i + 1);
 	}
 	checkpoint();
-	if (at->selfread) {
-		long fd = do_sys(NATIVE, how_for(NATIVE), NR[NATIVE].openat, AT_FDCWD,
-				 (long)(uintptr_t)self_status_path, O_RDONLY, 0, 0);
-		long n = 0, r;
-
-		if (fd >= 0) {
-			do {
-				r = do_sys(NATIVE, how_for(NATIVE), NR[NATIVE].read, fd,
-					   (long)(uintptr_t)(shm->self_status + n),
-					   sizeof(shm->self_status) - 1 - n, 0, 0);
-				if (r > 0)
-					n += r;
-			} while (r > 0 && n < (long)sizeof(shm->self_status) - 1);
-			do_sys(NATIVE, how_for(NATIVE), NR[NATIVE].close, fd, 0, 0, 0, 0);
-			shm->self_status[n] = 0;
-			shm->self_len = n ? n : -1;
-		} else {
-			shm->self_len = fd;
-		}
-	}
+	if (at->selfread)
+		child_selfread();
 	for (i = 0; i < at->nprobes; i++) {
-		const struct probe *p = &at->probes[i];
-
-		shm->probes_started = i + 1;
-		if (at->use_fork) {
-			long pid = do_sys(NATIVE, how_for(NATIVE), NR[NATIVE].fork, 0, 0, 0, 0, 0);
-
-			if (pid == 0) {
-				shm->p_started[i] = 1;
-				shm->p_ret[i] = run_probe(p);
-				shm->p_returned[i] = 1;
-				sys_exit(NATIVE, 0);
-			}
-			if (pid > 0) {
-				int st = 0;
-
-				do_sys(NATIVE, how_for(NATIVE), NR[NATIVE].wait4, pid,
-				       (long)(uintptr_t)&st, 0, 0, 0);
-				shm->p_status[i] = st;
-				shm->p_waited[i] = 1;
-			} else {
-				shm->p_ret[i] = pid;
-				shm->p_waited[i] = -1;
-			}
-		} else {
-			shm->p_started[i] = 1;
-			shm->p_ret[i] = run_probe(p);
-			shm->p_returned[i] = 1;
-		}
+		shm_set(&shm->probes_started, i + 1);
+		if (at->use_fork)
+			probe_forked(&at->probes[i], i);
+		else
+			probe_here(&at->probes[i], i);
 	}
 	sys_exit(at->exit_abi, 0);
 }
@@ -1402,48 +1442,60 @@ static bool probe_died_ok(int st)
 	return WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS;
 }
 
-#define PROBE_DENIED_FMT "probe %d: %s nr %ld via %s is denied by the mask (mode %d) but %s%s (ret %ld)"
-#define PROBE_NORET_FMT "probe %d: %s nr %ld via %s is allowed by the mask but did not return: %s"
-#define PROBE_UNIMPL_FMT "probe %d: %s nr %ld (unimplemented) is allowed by the mask: must fail with ENOSYS, returned %ld"
+static bool exited_ok(int st)
+{
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+static const char *ret_name(long ret)
+{
+	return ret < 0 ? errname(-ret) : "success";
+}
+
+#define PROBE_DENIED_FMT "probe %d: %s nr %ld via %s is denied (mode %d) but %s%s (ret %ld)"
+#define PROBE_NORET_FMT "probe %d: %s nr %ld via %s is allowed but did not return: %s"
+#define PROBE_UNIMPL_FMT "probe %d: %s nr %ld (unimplemented, allowed): %ld, not %ld as unmasked"
 #define PROBE_EXIT_FMT "probe %d: after the probe, exit_group is %s but the process %s"
+#define OP_DEATH_FMT "op %d is denied: must kill by SIGSYS (started %d, done %d, ret %ld): %s"
 
 /* Verify a probe's outcome; @st the status of the process that made it. */
 static void check_probe(const struct attempt *at, int idx, int i, const struct model *m,
 			bool returned, long ret, int st, bool exit_allowed)
 {
 	const struct probe *p = &at->probes[i];
+	const char *then = returned ? "returned, then " : "";
 	char sb[64];
 
 	n_probes++;
+	status_str(st, sb, sizeof(sb));
 	if (p->kind == 3) {
-		/* uretprobe: exempt; -ENOSYS without CONFIG_UPROBES, else SIGILL */
-		if ((returned && ret == -ENOSYS) || (WIFSIGNALED(st) && WTERMSIG(st) == SIGILL))
+		/* uretprobe: exempt; unimplemented without CONFIG_UPROBES, else SIGILL */
+		if ((returned && ret == unimpl_ret[ABI64]) ||
+		    (WIFSIGNALED(st) && WTERMSIG(st) == SIGILL))
 			return;
-		report_attempt(at, idx, "probe %d: uretprobe (x86_64 nr 335) must never be denied: %s%s",
-			       i, returned ? "returned, then " : "", status_str(st, sb, sizeof(sb)));
+		report_attempt(at, idx, "probe %d: uretprobe (x86_64 nr 335) is never denied: %s%s",
+			       i, then, sb);
 		return;
 	}
 	if (!p->allowed) {
 		if (!returned && probe_died_ok(st))
 			return;
 		report_attempt(at, idx, PROBE_DENIED_FMT, i, abi_name[p->abi], p->nr,
-			       how_name[p->how], m->mode, returned ? "returned, then " : "",
-			       status_str(st, sb, sizeof(sb)), ret);
+			       how_name[p->how], m->mode, then, sb, ret);
 		return;
 	}
 	if (!returned) {
-		report_attempt(at, idx, PROBE_NORET_FMT, i, abi_name[p->abi], p->nr, how_name[p->how],
-			       status_str(st, sb, sizeof(sb)));
+		report_attempt(at, idx, PROBE_NORET_FMT, i, abi_name[p->abi], p->nr,
+			       how_name[p->how], sb);
 		return;
 	}
-	if (p->kind == 1 && ret != -ENOSYS) {
-		report_attempt(at, idx, PROBE_UNIMPL_FMT, i, abi_name[p->abi],
-			       p->nr, ret);
+	if (p->kind == 1 && ret != unimpl_ret[p->abi]) {
+		report_attempt(at, idx, PROBE_UNIMPL_FMT, i, abi_name[p->abi], p->nr, ret,
+			       unimpl_ret[p->abi]);
 		return;
 	}
-	if (exit_allowed ? !(WIFEXITED(st) && WEXITSTATUS(st) == 0) : !probe_died_ok(st))
-		report_attempt(at, idx, PROBE_EXIT_FMT, i, exit_allowed ? "allowed" : "denied",
-			       status_str(st, sb, sizeof(sb)));
+	if (exit_allowed ? !exited_ok(st) : !probe_died_ok(st))
+		report_attempt(at, idx, PROBE_EXIT_FMT, i, exit_allowed ? "allowed" : "denied", sb);
 }
 
 static double now(void)
@@ -1454,22 +1506,140 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Read a /proc status file (one read, as the kernel makes it) into @buf. */
+static void read_status_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, buf, len - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = 0;
+}
+
+/* At the checkpoint: the child's /proc/<pid>/status against the model. */
+static void check_proc(const struct attempt *at, int idx, pid_t pid)
+{
+	char path[64], buf[4200], why[2200];
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	read_status_file(path, buf, sizeof(buf));
+	n_proc_checks++;
+	if (check_status(buf, &at->before[at->nops], why, sizeof(why)))
+		report_attempt(at, idx, "%s at the checkpoint: %s", path, why);
+}
+
+/*
+ * Wait for the child, checking its /proc/<pid>/status when it waits at
+ * its checkpoint. False when it hung: it is killed and reported.
+ */
+static bool wait_child(const struct attempt *at, int idx, pid_t pid, int *st, bool *proc_done)
+{
+	double t0 = now();
+
+	for (;;) {
+		if (waitpid(pid, st, WNOHANG) == pid)
+			return true;
+		if (shm_get(&shm->at_checkpoint) && !*proc_done) {
+			*proc_done = true;
+			check_proc(at, idx, pid);
+			shm_set(&shm->go, 1);
+			continue;
+		}
+		if (now() - t0 > 30)
+			break;
+		usleep(shm_get(&shm->at_checkpoint) ? 200 : 1000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, st, 0);
+	report_attempt(at, idx, "the child hung (ops started %d, done %d, probes %d)",
+		       shm_get(&shm->started), shm_get(&shm->done), shm_get(&shm->probes_started));
+	return false;
+}
+
+/* The answers to the ops; false when the attempt ends with them. */
+static bool check_ops(const struct attempt *at, int idx, int st)
+{
+	int started = shm_get(&shm->started), done = shm_get(&shm->done);
+	char sb[64];
+
+	for (int i = 0; i < at->nops; i++) {
+		const struct op *o = &at->ops[i];
+		long ret = done > i ? shm_get(&shm->ret[i]) : 0;
+
+		if (o->death) {
+			n_deaths++;
+			if (started == i + 1 && done == i && probe_died_ok(st))
+				return false;
+			report_attempt(at, idx, OP_DEATH_FMT, i, started, done, ret,
+				       status_str(st, sb, sizeof(sb)));
+			return false;
+		}
+		if (done <= i) {
+			report_attempt(at, idx, "op %d (allowed by the masks) did not return: %s",
+				       i, status_str(st, sb, sizeof(sb)));
+			return false;
+		}
+		n_ops++;
+		count_err(ret);
+		if (ret < 0)
+			n_err_ops++;
+		else
+			n_ok_ops++;
+		if (!op_ok(o, ret)) {
+			report_attempt(at, idx, "op %d returned %ld (%s)", i, ret, ret_name(ret));
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The probes; false when the attempt ends with them. */
+static bool check_probes(const struct attempt *at, int idx, int st)
+{
+	const struct model *fin = &at->before[at->nops];
+	bool exit_native = allowed(fin, NATIVE, NR[NATIVE].exit_group);
+	bool exit_final = allowed(fin, at->exit_abi, NR[at->exit_abi].exit_group);
+	char sb[64];
+
+	for (int i = 0; i < at->nprobes; i++) {
+		bool returned = shm_get(&shm->p_returned[i]);
+		long ret = shm_get(&shm->p_ret[i]);
+
+		if (!at->use_fork) {
+			/* the child probed itself: the last probe, then its final exit */
+			bool last = i == at->nprobes - 1;
+
+			check_probe(at, idx, i, fin, returned, ret, st,
+				    returned && last && exit_final);
+			return false;
+		}
+		if (shm_get(&shm->p_waited[i]) != 1) {
+			report_attempt(at, idx, "probe %d: fork/wait4 failed (%ld), child %s",
+				       i, ret, status_str(st, sb, sizeof(sb)));
+			return false;
+		}
+		check_probe(at, idx, i, fin, returned, ret, shm_get(&shm->p_status[i]),
+			    exit_native);
+	}
+	return true;
+}
+
 static void run_attempt(int idx)
 {
 	static struct attempt at;
 	const struct model *fin;
-	char buf[4200], why[2200], sb[64];
-	int st = 0, i;
+	char why[2200], sb[64];
+	int st = 0, self_len;
 	pid_t pid;
-	double t0;
-	bool proc_done = false;
+	bool proc_done = false, exit_ok;
 
 	gen_attempt(&at, idx);
 	fin = &at.before[at.nops];
 	disagreements_in_attempt = 0;
 	if (verbose) {
 		ksft_print_msg("attempt %d (seed %#llx):\n", idx, (unsigned long long)g_seed);
-		for (i = 0; i < at.nops; i++)
+		for (int i = 0; i < at.nops; i++)
 			ksft_print_msg("  op %d: %s\n", i, at.desc[i]);
 	}
 	memset(shm, 0, sizeof(*shm));
@@ -1480,113 +1650,30 @@ static void run_attempt(int idx)
 		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
 	if (pid == 0)
 		child(&at);
-
-	t0 = now();
-	for (;;) {
-		pid_t w = waitpid(pid, &st, WNOHANG);
-
-		if (w == pid)
-			break;
-		if (shm->at_checkpoint && !proc_done) {
-			char path[64];
-			int fd;
-			ssize_t n;
-
-			snprintf(path, sizeof(path), "/proc/%d/status", pid);
-			fd = open(path, O_RDONLY);
-			n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-			if (fd >= 0)
-				close(fd);
-			buf[n > 0 ? n : 0] = 0;
-			proc_done = true;
-			n_proc_checks++;
-			if (check_status(buf, fin, why, sizeof(why)))
-				report_attempt(&at, idx, "/proc/%d/status at the checkpoint: %s",
-					       pid, why);
-			shm->go = 1;
-			continue;
-		}
-		if (now() - t0 > 30) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &st, 0);
-			report_attempt(&at, idx, "the child hung (ops started %d, done %d, probes %d)",
-				       shm->started, shm->done, shm->probes_started);
-			return;
-		}
-		usleep(shm->at_checkpoint ? 200 : 1000);
-	}
+	if (!wait_child(&at, idx, pid, &st, &proc_done))
+		return;
 	n_attempts++;
 
-	/* The ops. */
-	for (i = 0; i < at.nops; i++) {
-		const struct op *o = &at.ops[i];
-
-		if (o->death) {
-			n_deaths++;
-			if (shm->started == i + 1 && shm->done == i && probe_died_ok(st))
-				return;
-			report_attempt(&at, idx, "op %d is denied by the mask and must kill with "
-				       "SIGSYS; ops started %d, done %d (ret %ld), child %s", i,
-				       shm->started, shm->done, shm->done > i ? shm->ret[i] : 0,
-				       status_str(st, sb, sizeof(sb)));
-			return;
-		}
-		if (shm->done <= i) {
-			report_attempt(&at, idx, "op %d (allowed by the masks) did not return: "
-				       "child %s", i, status_str(st, sb, sizeof(sb)));
-			return;
-		}
-		n_ops++;
-		count_err(shm->ret[i]);
-		if (shm->ret[i] < 0)
-			n_err_ops++;
-		else
-			n_ok_ops++;
-		if (!op_ok(o, shm->ret[i])) {
-			report_attempt(&at, idx, "op %d returned %ld (%s)", i, shm->ret[i],
-				       shm->ret[i] < 0 ? errname(-shm->ret[i]) : "success");
-			return;
-		}
-	}
+	if (!check_ops(&at, idx, st))
+		return;
 	if (!proc_done)
 		report_attempt(&at, idx, "the child never reached the checkpoint: %s",
 			       status_str(st, sb, sizeof(sb)));
 	if (at.selfread) {
 		n_self_checks++;
-		if (shm->self_len <= 0)
+		self_len = shm_get(&shm->self_len);
+		if (self_len <= 0)
 			report_attempt(&at, idx, "the child could not read /proc/self/status: %d",
-				       shm->self_len);
+				       self_len);
 		else if (check_status(shm->self_status, fin, why, sizeof(why)))
 			report_attempt(&at, idx, "/proc/self/status of the child: %s", why);
 	}
-	/* The probes. */
-	for (i = 0; i < at.nprobes; i++) {
-		bool last = i == at.nprobes - 1;
-
-		if (at.use_fork) {
-			if (shm->p_waited[i] != 1) {
-				report_attempt(&at, idx, "probe %d: fork/wait4 failed (%ld), child %s",
-					       i, shm->p_ret[i], status_str(st, sb, sizeof(sb)));
-				return;
-			}
-			check_probe(&at, idx, i, fin, shm->p_returned[i], shm->p_ret[i],
-				    shm->p_status[i], allowed(fin, NATIVE, NR[NATIVE].exit_group));
-		} else {
-			if (!shm->p_returned[i] || !last) {
-				check_probe(&at, idx, i, fin, shm->p_returned[i], shm->p_ret[i], st,
-					    false);
-				return;
-			}
-			check_probe(&at, idx, i, fin, true, shm->p_ret[i], st,
-				    allowed(fin, at.exit_abi, NR[at.exit_abi].exit_group));
-			return;
-		}
-	}
-	if (allowed(fin, at.exit_abi, NR[at.exit_abi].exit_group) ?
-	    !(WIFEXITED(st) && WEXITSTATUS(st) == 0) : !probe_died_ok(st))
-		report_attempt(&at, idx, "final exit_group via %s is %s by the mask but the child %s",
-			       abi_name[at.exit_abi],
-			       allowed(fin, at.exit_abi, NR[at.exit_abi].exit_group) ? "allowed" : "denied",
+	if (!check_probes(&at, idx, st))
+		return;
+	exit_ok = allowed(fin, at.exit_abi, NR[at.exit_abi].exit_group);
+	if (exit_ok ? !exited_ok(st) : !probe_died_ok(st))
+		report_attempt(&at, idx, "final exit_group via %s is %s but the child %s",
+			       abi_name[at.exit_abi], exit_ok ? "allowed" : "denied",
 			       status_str(st, sb, sizeof(sb)));
 }
 
@@ -1668,14 +1755,14 @@ static void *worker(void *arg)
 	int w = (int)(intptr_t)arg;
 	const struct attempt *at = &tp.at[w];
 
-	shm->t_tid[w] = syscall(__NR_gettid);
-	__atomic_add_fetch(&shm->t_ready, 1, __ATOMIC_SEQ_CST);
-	while (!shm->t_release)
+	shm_set(&shm->t_tid[w], syscall(__NR_gettid));
+	shm_inc(&shm->t_ready);
+	while (!shm_get(&shm->t_release))
 		__builtin_ia32_pause();
 	for (int i = 0; i < at->nops; i++) {
-		shm->t_started[w] = i + 1;
-		shm->t_ret[w][i] = run_op(&at->ops[i]);
-		shm->t_done[w] = i + 1;
+		shm_set(&shm->t_started[w], i + 1);
+		shm_set(&shm->t_ret[w][i], run_op(&at->ops[i]));
+		shm_set(&shm->t_done[w], i + 1);
 	}
 	/* stay alive (and masked) until the process exits */
 	for (;;)
@@ -1703,7 +1790,7 @@ static void *forker(void *arg)
 	}
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
 	    syscall(__NR_seccomp, SECCOMP_SET_MODE_MASK, 0, &set)) {
-		shm->fork_bad = 1000 + errno;
+		shm_set(&shm->fork_bad, 1000 + errno);
 		return NULL;
 	}
 	while (now() < tp.until) {
@@ -1715,26 +1802,41 @@ static void *forker(void *arg)
 			_exit(8);
 		}
 		if (pid < 0) {
-			shm->fork_bad = 2000 + errno;
+			shm_set(&shm->fork_bad, 2000 + errno);
 			break;
 		}
 		if (waitpid(pid, &st, 0) != pid) {
-			shm->fork_bad = 3000 + errno;
+			shm_set(&shm->fork_bad, 3000 + errno);
 			break;
 		}
-		shm->fork_execs++;
-		if (!(WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS)) {
-			shm->fork_bad++;
-			shm->fork_badstatus = st;
+		shm_inc(&shm->fork_execs);
+		if (!probe_died_ok(st)) {
+			shm_inc(&shm->fork_bad);
+			shm_set(&shm->fork_badstatus, st);
 		}
 	}
 	return NULL;
 }
 
+/* The mask lines of a status text must be in the %*pbl format. */
+static void check_mask_lines(const char *buf)
+{
+	char v[4200];
+
+	for (int abi = 0; abi < NABI; abi++) {
+		const char *key = abi ? "Seccomp_mask_compat" : "Seccomp_mask";
+
+		if (!field(buf, key, v, sizeof(v)) || strspn(v, "0123456789,-") == strlen(v))
+			continue;
+		shm_inc(&shm->read_bad);
+		snprintf(shm->read_bad_line, sizeof(shm->read_bad_line), "%s: %.200s", key, v);
+	}
+}
+
 /* Reads every /proc/<pid>/task/<tid>/status of @pid until it is gone. */
 static void __noreturn reader(pid_t pid)
 {
-	char dir[64], path[384], buf[4200], v[4200];
+	char dir[64], path[384], buf[4200];
 
 	snprintf(dir, sizeof(dir), "/proc/%d/task", pid);
 	for (;;) {
@@ -1758,21 +1860,8 @@ static void __noreturn reader(pid_t pid)
 			if (n <= 0)
 				continue;
 			buf[n] = 0;
-			shm->reads++;
-			for (int abi = 0; abi < NABI; abi++) {
-				const char *key = abi ? "Seccomp_mask_compat" : "Seccomp_mask";
-
-				if (field(buf, key, v, sizeof(v))) {
-					for (char *c = v; *c; c++)
-						if (!((*c >= '0' && *c <= '9') || *c == ',' || *c == '-')) {
-							shm->read_bad++;
-							snprintf(shm->read_bad_line,
-								 sizeof(shm->read_bad_line),
-								 "%s: %.200s", key, v);
-							break;
-						}
-				}
-			}
+			shm_inc(&shm->reads);
+			check_mask_lines(buf);
 		}
 		closedir(d);
 	}
@@ -1785,15 +1874,15 @@ static void __noreturn thread_child(void)
 	for (int w = 0; w < NWORKERS; w++)
 		pthread_create(&t[w], NULL, worker, (void *)(intptr_t)w);
 	pthread_create(&t[NWORKERS], NULL, forker, NULL);
-	while (__atomic_load_n(&shm->t_ready, __ATOMIC_SEQ_CST) < NWORKERS)
+	while (shm_get(&shm->t_ready) < NWORKERS)
 		sched_yield();
 	apply_layout();
-	shm->t_release = 1;
+	shm_set(&shm->t_release, 1);
 	for (;;) {
 		int done = 0;
 
 		for (int w = 0; w < NWORKERS; w++)
-			done += shm->t_done[w] == tp.at[w].nops;
+			done += shm_get(&shm->t_done[w]) == tp.at[w].nops;
 		if (done == NWORKERS)
 			break;
 		sched_yield();
@@ -1803,14 +1892,12 @@ static void __noreturn thread_child(void)
 	_exit(0);
 }
 
-static void run_threads(int idx)
+/* The plan of threads run @idx: the workers' ops and the exec'd children's mask. */
+static void gen_threads(int idx)
 {
-	char buf[4200], why[2200], sb[64], path[96];
-	pid_t rd;
-	int st = 0;
-	double t0;
-	bool proc_done = false;
 	struct model m0 = { .cap = true };
+	struct model any = { .mode = 0 };
+	struct probe p;
 
 	memset(&tp, 0, sizeof(tp));
 	rs = mix(g_seed, 1000000 + idx);
@@ -1834,23 +1921,112 @@ static void run_threads(int idx)
 	}
 	/* the exec'd children: all allowed but a few probe numbers */
 	memset(tp.exec_mask, 0xff, sizeof(tp.exec_mask));
-	{
-		struct probe p;
-		struct model any = { .mode = 0 };
+	do
+		gen_probe(&p, &any);
+	while (p.kind == 3 || (p.kind == 0 && p.abi == NATIVE));
+	tp.exec_probe_abi = p.abi;
+	tp.exec_probe_nr = p.nr;
+	if (p.nr >= 0 && p.nr < MAXB)
+		tp.exec_mask[p.abi][p.nr / 8] &= ~(1 << (p.nr % 8));
+	for (int abi = 0; abi < NABI; abi++)
+		fmt_mask(tp.exec_mask[abi], exec_arg_masks[abi], sizeof(exec_arg_masks[abi]));
+	if (!have_ia32)
+		memset(tp.exec_mask[ABI32], 0, MASK_BYTES);
+}
 
-		do
-			gen_probe(&p, &any);
-		while (p.kind == 3 || (p.kind == 0 && p.abi == NATIVE));
-		tp.exec_probe_abi = p.abi;
-		tp.exec_probe_nr = p.nr;
-		if (p.nr >= 0 && p.nr < MAXB)
-			tp.exec_mask[p.abi][p.nr / 8] &= ~(1 << (p.nr % 8));
-		for (int abi = 0; abi < NABI; abi++)
-			fmt_mask(tp.exec_mask[abi], exec_arg_masks[abi],
-				 sizeof(exec_arg_masks[abi]));
-		if (!have_ia32)
-			memset(tp.exec_mask[ABI32], 0, MASK_BYTES);
+/* At the checkpoint: each worker's /proc/<pid>/task/<tid>/status. */
+static void check_tasks(int idx)
+{
+	char path[96], buf[4200], why[2200];
+
+	for (int k = 0; k < NWORKERS; k++) {
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/status", tchild,
+			 shm_get(&shm->t_tid[k]));
+		read_status_file(path, buf, sizeof(buf));
+		n_proc_checks++;
+		if (check_status(buf, &tp.fin[k], why, sizeof(why)))
+			report_attempt(&tp.at[k], idx, "threads: %s of worker %d: %s",
+				       path, k, why);
 	}
+}
+
+/* Wait for the threads' process; a hang is killed and counted. */
+static void wait_threads(int idx, int *st)
+{
+	double t0 = now();
+	bool proc_done = false;
+
+	for (;;) {
+		if (waitpid(tchild, st, WNOHANG) == tchild)
+			return;
+		if (shm_get(&shm->at_checkpoint) && !proc_done) {
+			proc_done = true;
+			check_tasks(idx);
+			shm_set(&shm->go, 1);
+			continue;
+		}
+		if (now() - t0 > 60)
+			break;
+		usleep(1000);
+	}
+	kill(tchild, SIGKILL);
+	waitpid(tchild, st, 0);
+	ksft_print_msg("threads run %d hung: workers done %d %d %d, forks %d\n", idx,
+		       shm_get(&shm->t_done[0]), shm_get(&shm->t_done[1]),
+		       shm_get(&shm->t_done[2]), shm_get(&shm->fork_execs));
+	n_disagree++;
+}
+
+/* The workers' answers, the exec'd children and the reader's lines. */
+static void check_threads(int idx, int st)
+{
+	int execs = shm_get(&shm->fork_execs), bad = shm_get(&shm->fork_bad);
+	char sb[64];
+
+	if (!exited_ok(st)) {
+		n_disagree++;
+		ksft_print_msg("threads run %d (seed %#llx): the process %s\n", idx,
+			       (unsigned long long)g_seed, status_str(st, sb, sizeof(sb)));
+	}
+	for (int w = 0; w < NWORKERS; w++) {
+		const struct attempt *at = &tp.at[w];
+		int done = shm_get(&shm->t_done[w]);
+
+		for (int i = 0; i < at->nops && i < done; i++) {
+			long ret = shm_get(&shm->t_ret[w][i]);
+
+			n_ops++;
+			count_err(ret);
+			if (op_ok(&at->ops[i], ret))
+				continue;
+			report_attempt(at, idx, "threads: worker %d op %d returned %ld (%s)",
+				       w, i, ret, ret_name(ret));
+			break;
+		}
+	}
+	n_exec_checks += execs;
+	if (bad) {
+		n_disagree++;
+		ksft_print_msg("threads run %d (seed %#llx): exec'd children denied %s nr %ld\n",
+			       idx, (unsigned long long)g_seed, abi_name[tp.exec_probe_abi],
+			       tp.exec_probe_nr);
+		ksft_print_msg("threads run %d: %d of %d were not killed by SIGSYS (last: %s)\n",
+			       idx, bad, execs,
+			       status_str(shm_get(&shm->fork_badstatus), sb, sizeof(sb)));
+	}
+	if (shm_get(&shm->read_bad)) {
+		n_disagree++;
+		ksft_print_msg("threads run %d: malformed /proc status line: %s\n", idx,
+			       shm->read_bad_line);
+	}
+}
+
+static void run_threads(int idx)
+{
+	pid_t rd;
+	int st = 0;
+
+	gen_threads(idx);
 	tp.until = now() + 0.5;
 	memset(shm, 0, sizeof(*shm));
 	fflush(stdout);
@@ -1863,80 +2039,11 @@ static void run_threads(int idx)
 	rd = fork();
 	if (rd == 0)
 		reader(tchild);
-	t0 = now();
-	for (;;) {
-		pid_t w = waitpid(tchild, &st, WNOHANG);
-
-		if (w == tchild)
-			break;
-		if (shm->at_checkpoint && !proc_done) {
-			proc_done = true;
-			for (int k = 0; k < NWORKERS; k++) {
-				int fd;
-				ssize_t n;
-
-				snprintf(path, sizeof(path), "/proc/%d/task/%d/status", tchild,
-					 shm->t_tid[k]);
-				fd = open(path, O_RDONLY);
-				n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-				if (fd >= 0)
-					close(fd);
-				buf[n > 0 ? n : 0] = 0;
-				n_proc_checks++;
-				if (check_status(buf, &tp.fin[k], why, sizeof(why)))
-					report_attempt(&tp.at[k], idx, "threads: %s of worker %d: %s",
-						       path, k, why);
-			}
-			shm->go = 1;
-			continue;
-		}
-		if (now() - t0 > 60) {
-			kill(tchild, SIGKILL);
-			waitpid(tchild, &st, 0);
-			ksft_print_msg("threads run %d hung: workers done %d %d %d, forks %d\n",
-				       idx, shm->t_done[0], shm->t_done[1], shm->t_done[2],
-				       shm->fork_execs);
-			n_disagree++;
-			break;
-		}
-		usleep(1000);
-	}
+	wait_threads(idx, &st);
 	kill(rd, SIGKILL);
 	waitpid(rd, NULL, 0);
 	n_thread_runs++;
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		n_disagree++;
-		ksft_print_msg("threads run %d (seed %#llx): the process %s\n", idx,
-			       (unsigned long long)g_seed, status_str(st, sb, sizeof(sb)));
-	}
-	for (int w = 0; w < NWORKERS; w++) {
-		const struct attempt *at = &tp.at[w];
-
-		for (int i = 0; i < at->nops && i < shm->t_done[w]; i++) {
-			n_ops++;
-			count_err(shm->t_ret[w][i]);
-			if (!op_ok(&at->ops[i], shm->t_ret[w][i])) {
-				report_attempt(at, idx, "threads: worker %d op %d returned %ld (%s)",
-					       w, i, shm->t_ret[w][i],
-					       shm->t_ret[w][i] < 0 ? errname(-shm->t_ret[w][i]) : "success");
-				break;
-			}
-		}
-	}
-	n_exec_checks += shm->fork_execs;
-	if (shm->fork_bad) {
-		n_disagree++;
-		ksft_print_msg("threads run %d (seed %#llx): exec'd children under a mask "
-			       "denying %s nr %ld: %d of %d did not die by SIGSYS (last: %s)\n",
-			       idx, (unsigned long long)g_seed, abi_name[tp.exec_probe_abi],
-			       tp.exec_probe_nr, shm->fork_bad, shm->fork_execs,
-			       status_str(shm->fork_badstatus, sb, sizeof(sb)));
-	}
-	if (shm->read_bad) {
-		n_disagree++;
-		ksft_print_msg("threads run %d: malformed /proc status line: %s\n", idx,
-			       shm->read_bad_line);
-	}
+	check_threads(idx, st);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1957,7 +2064,7 @@ static bool mask_mode_supported(void)
 	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st);
 }
 
-#ifdef __x86_64__
+#if X86_BUILD == 64
 static bool ia32_works(void)
 {
 	pid_t pid = fork();
@@ -1969,12 +2076,44 @@ static bool ia32_works(void)
 }
 #endif
 
+/* Below MAXB, and a number neither ABI implements. */
+#define NR_UNIMPL	1000
+
+/* Fill in unimpl_ret[]: this process has no mask. */
+static void measure_unimplemented(void)
+{
+	for (int abi = 0; abi < nabis; abi++) {
+		unimpl_ret[abi] = do_sys(abi, how_for(abi), NR_UNIMPL, 0, 0, 0, 0, 0);
+		if (unimpl_ret[abi] >= 0)
+			ksft_exit_fail_msg("%s nr %d is implemented\n", abi_name[abi], NR_UNIMPL);
+	}
+}
+
+/*
+ * glibc's futex calls of 32-bit programs need CONFIG_COMPAT_32BIT_TIME on
+ * a 64-bit kernel, and abort without it. Returns 0 or the futex errno.
+ */
+static int futex_errno(void)
+{
+	unsigned int word = 0;
+
+	if (syscall(__NR_futex, &word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0) < 0)
+		return errno;
+	return 0;
+}
+
+static int print_usage(const char *prog)
+{
+	fprintf(stderr, "usage: %s [-t SECONDS] [-n ATTEMPTS] [-s SEED] [-a ATTEMPT] [-v]\n", prog);
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	double seconds = 3, t0;
 	long max_attempts = -1, only = -1;
 	const char *e;
-	int c;
+	int c, err;
 	struct rlimit rl = { 0, 0 };
 	unsigned long d0;
 
@@ -2006,9 +2145,7 @@ int main(int argc, char **argv)
 			verbose = 1;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-t SECONDS] [-n ATTEMPTS] [-s SEED] [-a ATTEMPT] [-v]\n",
-				argv[0]);
-			return 2;
+			return print_usage(argv[0]);
 		}
 	}
 	if (!g_seed) {
@@ -2030,13 +2167,14 @@ int main(int argc, char **argv)
 		ksft_test_result_skip("threads fuzz: CONFIG_SECCOMP_MASK not enabled\n");
 		ksft_finished();
 	}
-#ifdef __x86_64__
+#if X86_BUILD == 64
 	have_ia32 = ia32_works();
 	if (!have_ia32) {
 		nabis = 1;
 		ksft_print_msg("no ia32 emulation: the 64-bit ABI only\n");
 	}
 #endif
+	measure_unimplemented();
 	setrlimit(RLIMIT_CORE, &rl);	/* SIGSYS dumps core otherwise */
 	self_exe = realpath("/proc/self/exe", NULL);
 	shm = mmap(NULL, sizeof(*shm), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -2044,12 +2182,12 @@ int main(int argc, char **argv)
 		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
 	arenas[0].base = mmap(NULL, NPAGES * PG, PROT_READ | PROT_WRITE,
 			      MAP_PRIVATE | MAP_ANONYMOUS
-#ifdef __x86_64__
+#if X86_BUILD == 64
 			      | MAP_32BIT
 #endif
 			      , -1, 0);
 	narenas = 1;
-#ifdef __x86_64__
+#if X86_BUILD == 64
 	arenas[1].base = mmap((void *)0x7e0000000000ULL, NPAGES * PG, PROT_READ | PROT_WRITE,
 			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	narenas = 2;
@@ -2078,28 +2216,20 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	ksft_print_msg("sequential: %lu attempts in %.1f s: %lu calls answered (%lu ok, %lu errors: "
-		       "EINVAL %lu EFAULT %lu EPERM %lu EACCES %lu other %lu), %lu killed as "
-		       "the contract demands, %lu probes, %lu /proc checks, %lu self reads\n",
-		       n_attempts, now() - t0, n_ops, n_ok_ops, n_err_ops, errs_seen[0],
-		       errs_seen[1], errs_seen[2], errs_seen[3], errs_seen[4], n_deaths,
-		       n_probes, n_proc_checks, n_self_checks);
+	ksft_print_msg("sequential: %lu attempts in %.1f s, %lu calls: %lu ok, %lu errors\n",
+		       n_attempts, now() - t0, n_ops, n_ok_ops, n_err_ops);
+	ksft_print_msg("sequential: errors: EINVAL %lu EFAULT %lu EPERM %lu EACCES %lu other %lu\n",
+		       errs_seen[0], errs_seen[1], errs_seen[2], errs_seen[3], errs_seen[4]);
+	ksft_print_msg("sequential: %lu kills, %lu probes, %lu /proc checks, %lu self reads\n",
+		       n_deaths, n_probes, n_proc_checks, n_self_checks);
 	ksft_test_result(!n_disagree, "sequential fuzz: %lu attempts, %lu disagreements\n",
 			 n_attempts, n_disagree);
 
-	{
-		/*
-		 * glibc's futex calls of 32-bit programs need
-		 * CONFIG_COMPAT_32BIT_TIME on a 64-bit kernel, and abort without it.
-		 */
-		unsigned int word = 0;
-
-		if (syscall(__NR_futex, &word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0) < 0) {
-			ksft_test_result_skip("threads fuzz: no usable futex (%s): "
-					      "CONFIG_COMPAT_32BIT_TIME not enabled?\n",
-					      strerror(errno));
-			ksft_finished();
-		}
+	err = futex_errno();
+	if (err) {
+		ksft_test_result_skip("threads fuzz: no futex (%s): CONFIG_COMPAT_32BIT_TIME?\n",
+				      strerror(err));
+		ksft_finished();
 	}
 	d0 = n_disagree;
 	t0 = now();
@@ -2111,9 +2241,9 @@ int main(int argc, char **argv)
 		if (n_disagree - d0 > 20)
 			break;
 	}
-	ksft_print_msg("threads: %lu runs of %d workers in %.1f s, %lu exec'd masked children, "
-		       "%d /proc reads by the last reader\n", n_thread_runs, NWORKERS,
-		       now() - t0, n_exec_checks, shm->reads);
+	ksft_print_msg("threads: %lu runs of %d workers in %.1f s, %lu exec'd masked children\n",
+		       n_thread_runs, NWORKERS, now() - t0, n_exec_checks);
+	ksft_print_msg("threads: %d /proc reads by the last reader\n", shm_get(&shm->reads));
 	ksft_test_result(n_disagree == d0, "threads fuzz: %lu runs, %lu disagreements\n",
 			 n_thread_runs, n_disagree - d0);
 	ksft_print_msg("seed %#llx: %lu disagreements in total\n", (unsigned long long)g_seed,
