@@ -143,7 +143,7 @@ help:
 	@echo '                     in the guest, compare with baselines/; ends with'
 	@echo '                     "N passed, N failed, N skipped"'
 	@echo '  make check-debug   debug kernel (KASAN, UBSAN, lockdep, kmemleak): selftests,'
-	@echo '                     fuzzer and leak test; any report fails (about 45 min)'
+	@echo '                     fuzzer and leak test; any report fails (18 min cold)'
 	@echo '  make bench         mask mode vs no seccomp vs BPF filters -> build/bench/'
 	@echo '  make kernel-image  build the kernel; with -s prints only the image path'
 	@echo '  make baseline      record the upstream seccomp selftests on the unpatched kernel'
