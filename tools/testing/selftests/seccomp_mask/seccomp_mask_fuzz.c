@@ -1625,6 +1625,19 @@ static bool check_probes(const struct attempt *at, int idx, int st)
 	return true;
 }
 
+/* Buffered output must not be written twice; a failed fork ends the run. */
+static pid_t fork_or_die(void)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	return pid;
+}
+
 static void run_attempt(int idx)
 {
 	static struct attempt at;
@@ -1643,11 +1656,7 @@ static void run_attempt(int idx)
 			ksft_print_msg("  op %d: %s\n", i, at.desc[i]);
 	}
 	memset(shm, 0, sizeof(*shm));
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0)
-		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	pid = fork_or_die();
 	if (pid == 0)
 		child(&at);
 	if (!wait_child(&at, idx, pid, &st, &proc_done))
@@ -2029,14 +2038,10 @@ static void run_threads(int idx)
 	gen_threads(idx);
 	tp.until = now() + 0.5;
 	memset(shm, 0, sizeof(*shm));
-	fflush(stdout);
-	fflush(stderr);
-	tchild = fork();
-	if (tchild < 0)
-		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	tchild = fork_or_die();
 	if (tchild == 0)
 		thread_child();
-	rd = fork();
+	rd = fork_or_die();
 	if (rd == 0)
 		reader(tchild);
 	wait_threads(idx, &st);
