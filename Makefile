@@ -17,7 +17,6 @@ export KSRC QEMU_ACCEL CMD KSFT_ARGS BUILD_DIR BOOT_TIMEOUT CHECK_TIMEOUT \
 	SECCOMP_BENCHMARK_SAMPLES QEMU_MEM QEMU_SMP KERNEL_CMDLINE GUEST_FILES DEMO
 
 BUILD      := $(if $(BUILD_DIR),$(BUILD_DIR),build)
-FRAGMENTS  := configs/guest.config configs/tests.config configs/seccomp-mask.config
 
 # The stages run in order; each runs its own parallel builds.
 .NOTPARALLEL:
@@ -30,7 +29,7 @@ all: build
 
 build: deps
 	@$(S)/series >/dev/null
-	@$(S)/config $(BUILD)/linux $(BUILD)/obj $(FRAGMENTS)
+	@$(S)/config $(BUILD)/linux $(BUILD)/obj
 	@$(S)/build-kernel
 	@$(S)/build-tests
 	@$(S)/build-samples
@@ -47,7 +46,7 @@ series: deps
 
 config: deps
 	@$(S)/series >/dev/null
-	@$(S)/config $(BUILD)/linux $(BUILD)/obj $(FRAGMENTS)
+	@$(S)/config $(BUILD)/linux $(BUILD)/obj
 
 kernel: config
 	@$(S)/build-kernel

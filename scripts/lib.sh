@@ -5,6 +5,19 @@
 # work when a stamp of its inputs says nothing changed.
 
 set -euo pipefail
+# Parallel jobs of every build a stage runs: JOBS=N, else the -jN of the
+# calling make (`make -j4 check`), else nproc.
+if [ -z "${JOBS:-}" ]; then
+	for _w in ${MAKEFLAGS:-}; do
+		case $_w in -j[0-9]*) JOBS=${_w#-j} ;; --jobs=[0-9]*) JOBS=${_w#--jobs=} ;; esac
+	done
+	unset _w
+fi
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+case $JOBS in
+''|*[!0-9]*|0*) printf '%s: error: JOBS=%s: must be a positive number of parallel jobs\n' "$(basename "$0")" "$JOBS" >&2; exit 1 ;;
+esac
+export JOBS
 # Stages call make themselves with their own -j; do not inherit the caller's
 # jobserver or flags.
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
@@ -17,8 +30,25 @@ OBJ=$B/obj              # O= objects of the patched kernel
 KST=$B/kselftest        # installed kselftests
 LOGS=$B/logs
 STAMPS=$B/stamps
-NPROC=$(nproc 2>/dev/null || echo 2)
+NPROC=$JOBS
 PROG=$(basename "$0")
+# The kernel versions the series is made for (KSRC is checked against them
+# with `make kernelversion`): a version matches a base when it is the base
+# or one of its stable updates (6.12 matches 6.12 and 6.12.118).
+SUPPORTED_BASES="6.12"
+
+# The config fragments of every kernel the harness builds, merged in this
+# order onto tinyconfig: the list lives in configs/fragments only.
+# base_fragments prints their absolute paths, one a line.
+base_fragments() {
+	local f
+	[ -f "$ROOT/configs/fragments" ] || die "configs/fragments is missing"
+	while read -r f; do
+		case $f in ''|'#'*) continue ;; esac
+		[ -f "$ROOT/configs/$f" ] || die "configs/fragments lists $f, but configs/$f does not exist"
+		echo "$ROOT/configs/$f"
+	done < "$ROOT/configs/fragments"
+}
 
 msg()  { printf '%s: %s\n' "$PROG" "$*" >&2; }
 note() { printf '%s: notice: %s\n' "$PROG" "$*" >&2; }
@@ -37,6 +67,43 @@ ensure_build_dir() {
 		[ "${avail:-0}" -ge "$need_mb" ] ||
 			die "not enough free disk space in $B: ${avail} MiB free, need ${need_mb} MiB"
 	fi
+}
+
+# The staleness model (one for every stage): a stage skips its work only
+# when its stamp holds the hash of everything it reads -- the content of
+# its inputs, the identity of the source tree it is given (tree_id), its own
+# script, lib.sh and the compiler's version (stage_id).  Stages never read
+# another stage's stamp or log: a tree carries its identity in the file
+# .harness-tree-id that the stage which made it wrote (scripts/ksrc for the
+# extracted source, scripts/series for the patched copy).
+stage_id() {
+	cat "$0" "$ROOT/scripts/lib.sh"
+	gcc --version 2>/dev/null | head -n1
+}
+# tree_id DIR: the identity of a kernel source tree.  A tree the harness
+# made names itself; a user's KSRC is identified by its git state (commit,
+# index, changes), or without git by the size and mtime of every file.
+tree_id() {
+	local d=$1
+	if [ -f "$d/.harness-tree-id" ]; then
+		cat "$d/.harness-tree-id"
+	elif git -C "$d" rev-parse --is-inside-work-tree >/dev/null 2>&1 &&
+	     [ "$(git -C "$d" rev-parse --show-toplevel)" = "$(cd "$d" && pwd -P)" ]; then
+		git -C "$d" rev-parse HEAD
+		git -C "$d" status --porcelain=v1 | hash_stdin
+		git -C "$d" diff HEAD | hash_stdin
+	else
+		(cd "$d" && find . -path ./.git -prune -o -type f -printf '%P %s %T@\n' | LC_ALL=C sort | hash_stdin)
+	fi
+}
+# content_id DIR...: the content of every file below DIR (sorted names).
+content_id() {
+	local d
+	for d in "$@"; do
+		[ -e "$d" ] || { echo "missing $d"; continue; }
+		(cd "$d" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0r sha256sum)
+		(cd "$d" && find . -type l -printf '%P -> %l\n' | LC_ALL=C sort)
+	done
 }
 
 # stamp_ok NAME HASH: true when the stamp NAME holds HASH.
