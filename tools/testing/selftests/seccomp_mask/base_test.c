@@ -3,6 +3,8 @@
  * Seccomp mask mode: install, enforce, privileges, modes and numbers
  */
 
+#include <sched.h>
+
 #include "common.h"
 
 /* Install through prctl() or seccomp(2); a variant picks which. */
@@ -66,10 +68,10 @@ TEST_F(install, allowed_calls_work_and_denied_call_kills_process)
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) ==
 			     SECCOMP_MODE_MASK);
 		CHILD_ASSERT(syscall(__NR_getpid) == me);
-		syscall(__NR_getppid);
+		CHILD_DENIED(syscall(__NR_getppid));
 		_exit(0);
 	}
-	ASSERT_CHILD_KILLED(pid, SIGSYS);
+	ASSERT_CHILD_DENIED(pid);
 }
 
 TEST_F(install, denied_unlink_leaves_the_file)
@@ -90,13 +92,13 @@ TEST_F(install, denied_unlink_leaves_the_file)
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(install(variant->use_seccomp, &m) == 0);
 #ifdef __NR_unlink
-		syscall(__NR_unlink, self->file);
+		CHILD_DENIED(syscall(__NR_unlink, self->file));
 #else
-		syscall(__NR_unlinkat, AT_FDCWD, self->file, 0);
+		CHILD_DENIED(syscall(__NR_unlinkat, AT_FDCWD, self->file, 0));
 #endif
 		_exit(0);
 	}
-	ASSERT_CHILD_KILLED(pid, SIGSYS);
+	ASSERT_CHILD_DENIED(pid);
 	ASSERT_EQ(0, stat(self->file, &st));
 }
 
@@ -117,19 +119,19 @@ TEST_F(install, denied_write_writes_nothing)
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(install(variant->use_seccomp, &m) == 0);
-		syscall(__NR_write, fd, "denied", 6);
+		CHILD_DENIED(syscall(__NR_write, fd, "denied", 6));
 		_exit(0);
 	}
-	ASSERT_CHILD_KILLED(pid, SIGSYS);
+	ASSERT_CHILD_DENIED(pid);
 	ASSERT_EQ(0, fstat(fd, &st));
 	EXPECT_EQ(0, st.st_size);
 	close(fd);
 }
 
+#ifdef X86_BUILD
 /* The other x86 ABI, not listed, gets the empty mask: getpid is killed. */
 TEST_F(install, unlisted_abi_gets_the_empty_mask)
 {
-#ifdef X86_BUILD
 	struct mask m;
 	pid_t pid;
 
@@ -156,17 +158,15 @@ TEST_F(install, unlisted_abi_gets_the_empty_mask)
 					  val, sizeof(val)));
 		CHILD_ASSERT(val[0] == '\0');
 #if X86_BUILD == 64
-		int80(NR32_getpid, 0, 0, 0);
+		CHILD_DENIED(int80(NR32_getpid, 0, 0, 0));
 #else
-		syscall64(NR64_getpid, 0, 0, 0);
+		CHILD_DENIED(syscall64(NR64_getpid, 0, 0, 0));
 #endif
 		_exit(0);
 	}
-	ASSERT_CHILD_KILLED(pid, SIGSYS);
-#else
-	SKIP(return, "only x86 has a second ABI here");
-#endif
+	ASSERT_CHILD_DENIED(pid);
 }
+#endif
 
 TEST(get_seccomp_returns_3_in_mask_mode)
 {
@@ -189,6 +189,13 @@ TEST(get_seccomp_returns_3_in_mask_mode)
 }
 
 /* Privileges: no_new_privs or CAP_SYS_ADMIN, else EACCES. */
+static int install_as(bool use_seccomp, const struct mask *m)
+{
+	if (use_seccomp)
+		return mask_seccomp1(SELF_ARCH, m);
+	return mask_prctl(m);
+}
+
 FIXTURE(privilege) {};
 
 FIXTURE_VARIANT(privilege) {
@@ -257,6 +264,44 @@ TEST_F(privilege, cap_sys_admin_without_nnp_is_enough)
 	ASSERT_CHILD_OK(pid);
 }
 
+/*
+ * CAP_SYS_ADMIN counts in the caller's user namespace: without it in the
+ * initial one the call is EACCES, in a new user namespace (where the
+ * caller has every capability) it works, without no_new_privs.
+ */
+TEST_F(privilege, cap_sys_admin_in_a_new_user_namespace_is_enough)
+{
+	struct mask m;
+	int status;
+	pid_t pid;
+
+	if (!require_mask(_metadata))
+		return;
+	mask_all(&m, SECCOMP_MASK_MAX_BITS);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int ret;
+
+		CHILD_ASSERT(drop_cap_sys_admin() == 0);
+		ret = install_as(variant->use_seccomp, &m);
+		CHILD_ASSERT(ret == -1 && errno == EACCES);
+		if (unshare(CLONE_NEWUSER))
+			_exit(77);
+		ret = install_as(variant->use_seccomp, &m);
+		CHILD_ASSERT(ret == 0);
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
+		_exit(0);
+	}
+	status = child_wait(_metadata, pid);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 77)
+		SKIP(return, "CONFIG_USER_NS not enabled (unshare(CLONE_NEWUSER) failed)");
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		child_describe(_metadata, status, __LINE__);
+		ASSERT_TRUE(0);
+	}
+}
+
 TEST(nnp_without_cap_sys_admin_is_enough)
 {
 	struct mask m;
@@ -300,7 +345,38 @@ TEST(strict_over_mask_fails_with_einval)
 	ASSERT_CHILD_OK(pid);
 }
 
-TEST(filter_over_mask_fails_with_einval)
+/*
+ * Version 2: masks and filters stack, both ways. A filter over masks
+ * makes the mode 2 and keeps the masks; masks over a filter keep mode 2.
+ * Either way the mask still denies.
+ */
+FIXTURE(stacking) {};
+
+FIXTURE_VARIANT(stacking) {
+	bool mask_first;
+	bool use_seccomp;
+};
+
+FIXTURE_VARIANT_ADD(stacking, filter_over_mask_prctl) {
+	.mask_first = true,
+};
+
+FIXTURE_VARIANT_ADD(stacking, filter_over_mask_seccomp) {
+	.mask_first = true, .use_seccomp = true,
+};
+
+FIXTURE_VARIANT_ADD(stacking, mask_over_filter_prctl) {
+	.mask_first = false,
+};
+
+FIXTURE_VARIANT_ADD(stacking, mask_over_filter_seccomp) {
+	.mask_first = false, .use_seccomp = true,
+};
+
+FIXTURE_SETUP(stacking) {}
+FIXTURE_TEARDOWN(stacking) {}
+
+TEST_F(stacking, is_allowed_and_the_mask_still_denies)
 {
 	struct sock_filter insn[] = {
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
@@ -311,41 +387,31 @@ TEST(filter_over_mask_fails_with_einval)
 
 	if (!require_mask(_metadata))
 		return;
-	mask_all(&m, SECCOMP_MASK_MAX_BITS);
+	mask_all_but(&m, __NR_getppid);
 	pid = child_fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_prctl(&m) == 0);
-		CHILD_ASSERT(filter_allow_all() == -1 && errno == EINVAL);
-		CHILD_ASSERT(sys_seccomp(SECCOMP_SET_MODE_FILTER, 0, &prog) ==
-			     -1 && errno == EINVAL);
-		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
-		_exit(0);
-	}
-	ASSERT_CHILD_OK(pid);
-}
-
-TEST(mask_over_filter_fails_with_einval)
-{
-	struct mask m;
-	pid_t pid;
-
-	if (!require_mask(_metadata))
-		return;
-	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(filter_allow_all() == 0);
-		CHILD_ASSERT(mask_prctl(&m) == -1 && errno == EINVAL);
-		CHILD_ASSERT(mask_seccomp1(SELF_ARCH, &m) == -1 &&
-			     errno == EINVAL);
+		if (variant->mask_first) {
+			CHILD_ASSERT(mask_prctl(&m) == 0);
+			if (variant->use_seccomp)
+				CHILD_ASSERT(sys_seccomp(SECCOMP_SET_MODE_FILTER,
+							 0, &prog) == 0);
+			else
+				CHILD_ASSERT(filter_allow_all() == 0);
+		} else {
+			CHILD_ASSERT(filter_allow_all() == 0);
+			if (variant->use_seccomp)
+				CHILD_ASSERT(mask_seccomp1(SELF_ARCH, &m) == 0);
+			else
+				CHILD_ASSERT(mask_prctl(&m) == 0);
+		}
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
+		CHILD_ASSERT(syscall(__NR_getpid) == getpid());
+		CHILD_DENIED(syscall(__NR_getppid));
 		_exit(0);
 	}
-	ASSERT_CHILD_OK(pid);
+	ASSERT_CHILD_DENIED(pid);
 }
 
 /*
@@ -427,10 +493,10 @@ TEST(number_at_nbits_is_killed)
 
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(mask_prctl(&m) == 0);
-		syscall(__NR_getrandom, &c, 1, 0);
+		CHILD_DENIED(syscall(__NR_getrandom, &c, 1, 0));
 		_exit(0);
 	}
-	ASSERT_CHILD_KILLED(pid, SIGSYS);
+	ASSERT_CHILD_DENIED(pid);
 }
 
 TEST(number_beyond_max_bits_is_killed)
@@ -446,10 +512,10 @@ TEST(number_beyond_max_bits_is_killed)
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(mask_prctl(&m) == 0);
-		syscall(SECCOMP_MASK_MAX_BITS + 5000);
+		CHILD_DENIED(syscall(SECCOMP_MASK_MAX_BITS + 5000));
 		_exit(0);
 	}
-	ASSERT_CHILD_KILLED(pid, SIGSYS);
+	ASSERT_CHILD_DENIED(pid);
 }
 
 TEST(set_bit_for_unimplemented_number_is_not_a_kill)
@@ -476,9 +542,9 @@ TEST(set_bit_for_unimplemented_number_is_not_a_kill)
 	ASSERT_CHILD_OK(pid);
 }
 
+#if X86_BUILD == 64
 TEST(x32_number_is_killed_even_when_low_bits_are_allowed)
 {
-#if X86_BUILD == 64
 	struct mask m;
 	pid_t pid;
 
@@ -491,13 +557,157 @@ TEST(x32_number_is_killed_even_when_low_bits_are_allowed)
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(mask_prctl(&m) == 0);
 		CHILD_ASSERT(syscall(__NR_getppid) == getppid());
-		syscall(X32_SYSCALL_BIT | __NR_getppid);
+		CHILD_DENIED(x32_syscall(__NR_getppid, 0, 0, 0));
 		_exit(0);
 	}
-	ASSERT_CHILD_KILLED(pid, SIGSYS);
-#else
-	SKIP(return, "x32 numbers only exist for 64-bit x86 callers");
-#endif
+	ASSERT_CHILD_DENIED(pid);
 }
+#endif
+
+#ifdef X86_BUILD
+/*
+ * prctl() through the other ABI's entry installs the mask of that ABI;
+ * this ABI, not listed, gets the empty mask.
+ */
+TEST(prctl_through_the_other_abi_installs_that_abis_mask)
+{
+	unsigned char *bits;
+	pid_t pid;
+
+	if (!require_mask(_metadata))
+		return;
+	if (!other_abi_available())
+		SKIP(return, "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
+#if X86_BUILD == 64
+	bits = low_page();
+	ASSERT_TRUE(!!bits);
+#else
+	bits = malloc(SECCOMP_MASK_MAX_BITS / 8);
+	ASSERT_TRUE(!!bits);
+#endif
+	memset(bits, 0xff, SECCOMP_MASK_MAX_BITS / 8);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		pid_t me = getpid();
+
+		CHILD_ASSERT(set_nnp() == 0);
+#if X86_BUILD == 64
+		CHILD_ASSERT(sys32(NR32_prctl, PR_SET_SECCOMP, SECCOMP_MODE_MASK,
+				   (long)bits, SECCOMP_MASK_MAX_BITS, 0) == 0);
+		/* No syscall of this ABI from here on, but the denied one. */
+		if (sys32(NR32_prctl, PR_GET_SECCOMP, 0, 0, 0, 0) != 3 ||
+		    sys32(NR32_getpid, 0, 0, 0, 0, 0) != me)
+			sys32(NR32_exit_group, 3, 0, 0, 0, 0);
+#else
+		CHILD_ASSERT(sys64(NR64_prctl, PR_SET_SECCOMP, SECCOMP_MODE_MASK,
+				   (long)bits, SECCOMP_MASK_MAX_BITS, 0) == 0);
+		if (sys64(NR64_prctl, PR_GET_SECCOMP, 0, 0, 0, 0) != 3 ||
+		    sys64(NR64_getpid, 0, 0, 0, 0, 0) != me)
+			sys64(NR64_exit_group, 3, 0, 0, 0, 0);
+#endif
+		CHILD_DENIED(syscall(__NR_getpid));
+		_exit(0);
+	}
+	ASSERT_CHILD_DENIED(pid);
+}
+
+/*
+ * A set bit for a number the kernel does not implement, in the other
+ * ABI's mask: the call through that ABI gets -ENOSYS, it is not killed.
+ */
+TEST(set_bit_for_unimplemented_number_of_the_other_abi_is_enosys)
+{
+	struct mask m;
+	int expected;
+	pid_t pid;
+
+	if (!require_mask(_metadata))
+		return;
+	/* The errno of an unimplemented number, without a mask. */
+	expected = unimplemented_errno();
+	ASSERT_LT(0, expected);
+	if (!other_abi_available())
+		SKIP(return, "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
+	mask_all(&m, SECCOMP_MASK_MAX_BITS);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		const __u32 arch[2] = { ARCH_X86_64, ARCH_I386 };
+		const struct mask *both[2] = { &m, &m };
+
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_seccomp(2, arch, both) == 0);
+#if X86_BUILD == 64
+		CHILD_ASSERT(int80(NR_UNIMPLEMENTED, 0, 0, 0) == -expected);
+#else
+		CHILD_ASSERT(syscall64(NR_UNIMPLEMENTED, 0, 0, 0) == -expected);
+#endif
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+}
+
+/*
+ * Number 335 with its bit clear in both masks: the native (x86-64)
+ * uretprobe syscall is never denied (outside a uretprobe trampoline it
+ * gets SIGILL, or -ENOSYS without CONFIG_UPROBES), while 335 through
+ * int $0x80 is ia32 rt_tgsigqueueinfo and is denied.
+ */
+FIXTURE(uretprobe) {};
+
+FIXTURE_VARIANT(uretprobe) {
+	bool x86_64;	/* through the 64-bit entry, else through the ia32 one */
+};
+
+FIXTURE_VARIANT_ADD(uretprobe, x86_64_number_is_never_denied) {
+	.x86_64 = true,
+};
+
+FIXTURE_VARIANT_ADD(uretprobe, ia32_number_335_is_denied) {
+	.x86_64 = false,
+};
+
+FIXTURE_SETUP(uretprobe) {}
+FIXTURE_TEARDOWN(uretprobe) {}
+
+TEST_F(uretprobe, bit_clear)
+{
+	struct mask m;
+	int status;
+	pid_t pid;
+
+	if (!require_mask(_metadata))
+		return;
+	if (!other_abi_available())
+		SKIP(return, "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
+	mask_all_but(&m, NR64_uretprobe);
+	ASSERT_EQ(NR64_uretprobe, NR32_rt_tgsigqueueinfo);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		const __u32 arch[2] = { ARCH_X86_64, ARCH_I386 };
+		const struct mask *both[2] = { &m, &m };
+
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_seccomp(2, arch, both) == 0);
+		if (variant->x86_64) {
+			sys64(NR64_uretprobe, 0, 0, 0, 0, 0);
+			_exit(0);
+		}
+		CHILD_DENIED(sys32(NR32_rt_tgsigqueueinfo, 0, 0, 0, 0, 0));
+		_exit(0);
+	}
+	if (!variant->x86_64) {
+		ASSERT_CHILD_DENIED(pid);
+		return;
+	}
+	status = child_wait(_metadata, pid);
+	ASSERT_TRUE((WIFEXITED(status) && WEXITSTATUS(status) == 0) ||
+		    (WIFSIGNALED(status) && WTERMSIG(status) == SIGILL)) {
+		child_describe(_metadata, status, __LINE__);
+	}
+}
+#endif
 
 TEST_HARNESS_MAIN

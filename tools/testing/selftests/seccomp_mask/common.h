@@ -5,11 +5,24 @@
  * Every test runs the code under a mask in a child (child_fork()) and
  * checks how that child ended (ASSERT_CHILD_OK(), ASSERT_CHILD_KILLED()).
  * In the child, CHILD_ASSERT() records the failing line in a page shared
- * with the parent and exits, so the parent's report names it.
+ * with the parent and exits, so the parent's report names it. A call the
+ * mask must deny is made with CHILD_DENIED(), which marks that page right
+ * before and right after the call: ASSERT_CHILD_DENIED() then proves the
+ * child died by SIGSYS at that call, not before it and not after it.
+ *
+ * With SECCOMP_MASK_REQUIRED=1 in the environment (the harness sets it
+ * when the kernel under test has CONFIG_SECCOMP_MASK=y), a missing or
+ * broken mask mode fails every test instead of skipping it.
+ *
+ * Programs with a main() of their own (the fuzzer, the lifetime test)
+ * define SECCOMP_MASK_NO_HARNESS before including this file: they get
+ * every helper but those that report through the kselftest harness.
  */
 
 #ifndef _SELFTESTS_SECCOMP_MASK_COMMON_H
 #define _SELFTESTS_SECCOMP_MASK_COMMON_H
+
+#include "uapi_fallback.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,31 +45,13 @@
 #include <sys/types.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#ifndef SECCOMP_MASK_NO_HARNESS
 #include "../kselftest_harness.h"
-
-/* Fallbacks for building against headers without the mask mode. */
-#ifndef SECCOMP_MODE_MASK
-#define SECCOMP_MODE_MASK	3
-#define SECCOMP_SET_MODE_MASK	4
-#define SECCOMP_MASK_MAX_BITS	1024
-
-struct seccomp_mask {
-	__u32 arch;
-	__u32 nbits;
-	__aligned_u64 bits;
-};
-
-struct seccomp_mask_set {
-	__u32 nr_masks;
-	__u32 reserved;
-	__aligned_u64 masks;
-};
-#endif
-
-#ifndef SECCOMP_SET_MODE_FILTER
-#define SECCOMP_SET_MODE_FILTER	1
+#else
+#include "../kselftest.h"
 #endif
 
 #ifndef SYS_SECCOMP
@@ -71,7 +66,7 @@ struct seccomp_mask_set {
  * The ABI this program's own syscalls go through; on x86, X86_BUILD says
  * whether this is the 64-bit or the 32-bit build.
  */
-#if X86_BUILD == 64 && defined(__ILP32__)
+#if defined(__x86_64__) && defined(__ILP32__)
 #error "x32 builds are not supported"
 #elif defined(__x86_64__)
 #define X86_BUILD		64
@@ -102,13 +97,17 @@ struct seccomp_mask_set {
 #define NR32_chmod		15
 #define NR32_getpid		20
 #define NR32_getppid		64
+#define NR32_prctl		172
 #define NR32_exit_group		252
 #define NR64_write		1
 #define NR64_close		3
 #define NR64_getpid		39
 #define NR64_chmod		90
 #define NR64_getppid		110
+#define NR64_prctl		157
 #define NR64_exit_group		231
+#define NR64_uretprobe		335
+#define NR32_rt_tgsigqueueinfo	335
 #define X32_SYSCALL_BIT		0x40000000
 #endif
 
@@ -139,6 +138,10 @@ struct child_report {
 	int line;
 	int err;
 	char expr[240];
+	/* CHILD_DENIED(): the line of the call, and whether it returned. */
+	int denied_line;
+	int denied_returned;
+	long denied_ret;
 };
 
 static struct child_report *child_report;
@@ -171,19 +174,59 @@ static inline void child_fail(int line, const char *expr)
 			child_fail(__LINE__, #cond);		\
 	} while (0)
 
+/* A child dies with the test, so that a failed test leaves none behind. */
 static inline pid_t child_fork(void)
 {
+	pid_t pid;
+
 	memset(child_report, 0, sizeof(*child_report));
 	fflush(stdout);
 	fflush(stderr);
-	return fork();
+	pid = fork();
+	if (pid == 0)
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	return pid;
 }
 
+/* How long a test waits for a child (or a ptrace stop) at the most. */
+#define CHILD_TIMEOUT_MS	20000
+
+/*
+ * waitpid() for at most @ms milliseconds: past that, @pid is killed and
+ * reaped, and the return is 0.
+ */
+static inline pid_t waitpid_timeout(pid_t pid, int *status, int options,
+				    int ms)
+{
+	struct timespec step = { 0, 1000 * 1000 };
+	pid_t ret;
+	int i;
+
+	for (i = 0; i < ms; i++) {
+		ret = waitpid(pid, status, options | WNOHANG);
+		if (ret)
+			return ret;
+		nanosleep(&step, NULL);
+	}
+	ret = waitpid(pid, status, options | WNOHANG);
+	if (ret)
+		return ret;
+	kill(pid, SIGKILL);
+	waitpid(pid, status, options);
+	return 0;
+}
+
+#ifndef SECCOMP_MASK_NO_HARNESS
 static inline int child_wait(struct __test_metadata *const _metadata, pid_t pid)
 {
 	int status;
+	pid_t ret = waitpid_timeout(pid, &status, 0, CHILD_TIMEOUT_MS);
 
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_NE(0, ret) {
+		TH_LOG("child %d still running after %d ms: killed", pid,
+		       CHILD_TIMEOUT_MS);
+	}
+	ASSERT_EQ(pid, ret);
 	return status;
 }
 
@@ -235,6 +278,81 @@ __assert_child_killed(struct __test_metadata *const _metadata, pid_t pid,
 /* Wait for @pid; it must have been killed by @sig. */
 #define ASSERT_CHILD_KILLED(pid, sig) \
 	__assert_child_killed(_metadata, pid, sig, __LINE__)
+
+/*
+ * In a child: make @call, which the mask must deny. The shared page says
+ * which line made it (written right before) and whether it returned
+ * (written right after), so that the parent can tell a kill at this call
+ * from a kill at an earlier or a later one.
+ */
+#define CHILD_DENIED(call)						\
+	do {								\
+		__atomic_store_n(&child_report->denied_line, __LINE__,	\
+				 __ATOMIC_SEQ_CST);			\
+		child_report->denied_ret = (long)(call);		\
+		__atomic_store_n(&child_report->denied_returned, 1,	\
+				 __ATOMIC_SEQ_CST);			\
+	} while (0)
+
+/*
+ * How the last CHILD_DENIED() went: true when the child was killed by
+ * @sig at that call; false (and a log) if not.
+ */
+static inline bool denied_call_killed_by(struct __test_metadata *const _metadata,
+					 int status, int sig, int line)
+{
+	int at = __atomic_load_n(&child_report->denied_line, __ATOMIC_SEQ_CST);
+	int ret = __atomic_load_n(&child_report->denied_returned,
+				  __ATOMIC_SEQ_CST);
+
+	if (!at) {
+		TH_LOG("line %d: the child did not reach its denied call",
+		       line);
+	} else if (ret) {
+		TH_LOG("line %d: the denied call at line %d returned %ld",
+		       line, at, child_report->denied_ret);
+	} else if (!WIFSIGNALED(status) || WTERMSIG(status) != sig) {
+		TH_LOG("line %d: the call at line %d did not return, yet no signal %d",
+		       line, at, sig);
+	} else {
+		return true;
+	}
+	child_describe(_metadata, status, line);
+	return false;
+}
+
+static inline bool denied_call_killed(struct __test_metadata *const _metadata,
+				      int status, int line)
+{
+	return denied_call_killed_by(_metadata, status, SIGSYS, line);
+}
+
+static inline void
+__assert_child_killed_at(struct __test_metadata *const _metadata, pid_t pid,
+			 int sig, int line)
+{
+	int status = child_wait(_metadata, pid);
+
+	ASSERT_TRUE(denied_call_killed_by(_metadata, status, sig, line));
+}
+
+#define __assert_child_denied(_metadata, pid, line) \
+	__assert_child_killed_at(_metadata, pid, SIGSYS, line)
+
+/*
+ * Wait for @pid: it must have been killed by @sig at its CHILD_DENIED()
+ * call (strict mode kills by SIGKILL).
+ */
+#define ASSERT_CHILD_KILLED_AT(pid, sig) \
+	__assert_child_killed_at(_metadata, pid, sig, __LINE__)
+
+/*
+ * Wait for @pid: it must have been killed by SIGSYS at its CHILD_DENIED()
+ * call: after reaching it, before it returned.
+ */
+#define ASSERT_CHILD_DENIED(pid) \
+	__assert_child_denied(_metadata, pid, __LINE__)
+#endif /* SECCOMP_MASK_NO_HARNESS */
 
 /* A mask: @nbits bits, syscall n is bit n % 8 of byte n / 8. */
 struct mask {
@@ -329,20 +447,37 @@ static inline int mask_prctl(const struct mask *m)
 	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_MASK, m->bits, m->nbits, 0);
 }
 
-/* Install or tighten the masks of @n ABIs through seccomp(2). */
-static inline int mask_seccomp(unsigned int n, const __u32 *arch,
-			       const struct mask *const *m)
+/* Install or tighten the mask of this program's ABI, with an action. */
+static inline int mask_prctl_action(const struct mask *m, unsigned long action)
+{
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_MASK, m->bits, m->nbits,
+		     action);
+}
+
+/*
+ * Install or tighten the masks of @n ABIs through seccomp(2), with @flags
+ * and @action. With SECCOMP_MASK_FLAG_TSYNC, a positive return is the TID
+ * of the thread that could not take them.
+ */
+static inline long mask_seccomp_set(unsigned int flags, __u32 action,
+				    unsigned int n, const __u32 *arch,
+				    const struct mask *const *m)
 {
 	struct seccomp_mask e[4];
-	struct seccomp_mask_set set = {
-		.nr_masks = n,
-		.masks = (uintptr_t)e,
-	};
+	/* By position: version 1 headers call the action "reserved". */
+	struct seccomp_mask_set set = { n, action, (uintptr_t)e };
 	unsigned int i;
 
 	for (i = 0; i < n && i < 4; i++)
 		mask_entry(&e[i], arch[i], m[i]);
-	return sys_seccomp(SECCOMP_SET_MODE_MASK, 0, &set);
+	return syscall(__NR_seccomp, SECCOMP_SET_MODE_MASK, flags, &set);
+}
+
+/* Install or tighten the masks of @n ABIs through seccomp(2). */
+static inline int mask_seccomp(unsigned int n, const __u32 *arch,
+			       const struct mask *const *m)
+{
+	return mask_seccomp_set(0, 0, n, arch, m);
 }
 
 static inline int mask_seccomp1(__u32 arch, const struct mask *m)
@@ -387,6 +522,58 @@ static inline bool kernel_is_64bit(void)
 	return !uname(&u) && !strcmp(u.machine, "x86_64");
 }
 
+/* CLOCK_MONOTONIC in seconds. */
+static inline double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Write @s to the file @path (a sysctl, a debugfs knob): true when all went. */
+static inline bool write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s);
+}
+
+/* Read the file @path into @buf, without its first newline and what follows. */
+static inline bool read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return false;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return true;
+}
+
+/*
+ * Must the kernel under test have the mask mode? The harness exports
+ * SECCOMP_MASK_REQUIRED=1 when it built the kernel with
+ * CONFIG_SECCOMP_MASK=y: then a missing mask mode is a failure, not a skip.
+ */
+static inline bool mask_required(void)
+{
+	const char *e = getenv("SECCOMP_MASK_REQUIRED");
+
+	return e && !strcmp(e, "1");
+}
+
+#ifndef SECCOMP_MASK_NO_HARNESS
 /*
  * Can this program use threads? glibc's futex calls of 32-bit programs
  * need CONFIG_COMPAT_32BIT_TIME on a 64-bit kernel, and abort without it.
@@ -400,6 +587,7 @@ static inline bool require_threads(struct __test_metadata *const _metadata)
 		     strerror(errno));
 	return true;
 }
+#endif
 
 /*
  * Is this program's ABI the compat one, so that its mask is shown on the
@@ -456,30 +644,96 @@ static inline int mask_probe(void)
 	}
 }
 
-/* False, with the test marked skipped, when the mask mode is missing. */
+/*
+ * The contract's detection: seccomp(SECCOMP_SET_MODE_MASK, 0, NULL) is
+ * EFAULT with the mask mode, EINVAL without. Then mask_probe() must agree.
+ * Returns 1 when the mask mode is there and works, 0 when the kernel has
+ * none, and a negative value for any other answer (a broken mask mode).
+ */
+static inline int mask_mode_check(void)
+{
+	long ret = syscall(__NR_seccomp, SECCOMP_SET_MODE_MASK, 0, NULL);
+	int err = ret ? errno : 0;
+	int probe;
+
+	if (err != EFAULT && err != EINVAL)
+		return -1000 - err;
+	probe = mask_probe();
+	if (err == EINVAL)
+		return probe == 0 ? 0 : -2000 + probe;
+	return probe;
+}
+
+#ifndef SECCOMP_MASK_NO_HARNESS
+/*
+ * False, with the test marked skipped, when the mask mode is missing; with
+ * SECCOMP_MASK_REQUIRED=1, a missing or broken mask mode fails the test.
+ */
 static inline bool require_mask(struct __test_metadata *const _metadata)
 {
-	int probe = mask_probe();
+	int check = mask_mode_check();
 
-	if (probe == 0)
+	if (check == 0 && !mask_required())
 		SKIP(return false, "CONFIG_SECCOMP_MASK not enabled (mode 3 answers EINVAL)");
-	ASSERT_EQ(1, probe) {
-		TH_LOG("the mask mode probe gave an unexpected answer");
+	ASSERT_EQ(1, check) {
+		if (check == 0)
+			TH_LOG("SECCOMP_MASK_REQUIRED=1, but the kernel has no mask mode (EINVAL)");
+		else
+			TH_LOG("the mask mode probe gave an unexpected answer (%d)",
+			       check);
 	}
 	return true;
 }
+#endif
 
+/*
+ * Raw syscalls through a chosen x86 ABI, whatever this build's own is:
+ * sys64() through the 64-bit table, sys32() through the ia32 one. They
+ * return the value or -errno, and touch nothing of libc (no errno).
+ *
+ * 64-bit build: sys64() is "syscall", sys32() is int $0x80 (pointer
+ * arguments must be below 4 GiB: low_page()), x32_syscall() is "syscall"
+ * with the x32 bit set.
+ * 32-bit build: sys32() is int $0x80, sys64() a far jump into the 64-bit
+ * code segment (__USER_CS), "syscall", and an indirect far jump back to
+ * __USER32_CS (not lretq, which QEMU's TCG mishandles with SMAP on); its
+ * arguments are zero-extended, d goes to r10 and e to r8.
+ */
 #if X86_BUILD == 64
-/* A 32-bit (ia32) syscall from 64-bit code. Pointers must be below 4 GiB. */
-static inline long int80(long nr, long a, long b, long c)
+static inline long sys64(long nr, long a, long b, long c, long d, long e)
+{
+	register long r10 asm("r10") = d;
+	register long r8 asm("r8") = e;
+	long ret;
+
+	asm volatile ("syscall"
+		      : "=a" (ret)
+		      : "a" (nr), "D" (a), "S" (b), "d" (c), "r" (r10), "r" (r8)
+		      : "rcx", "r11", "memory");
+	return ret;
+}
+
+static inline long sys32(long nr, long a, long b, long c, long d, long e)
 {
 	long ret;
 
 	asm volatile ("int $0x80"
 		      : "=a" (ret)
-		      : "a" (nr), "b" (a), "c" (b), "d" (c)
+		      : "a" (nr), "b" (a), "c" (b), "d" (c), "S" (d), "D" (e)
 		      : "r8", "r9", "r10", "r11", "memory");
 	return ret;
+}
+
+/* An x32 syscall: the 64-bit entry, X32_SYSCALL_BIT in the number. */
+static inline long x32_syscall(long nr, long a, long b, long c)
+{
+	return sys64(nr | X32_SYSCALL_BIT, a, b, c, 0, 0);
+}
+
+/* A 32-bit (ia32) syscall from 64-bit code. Pointers must be below 4 GiB. */
+static inline long int80(long nr, long a, long b, long c)
+{
+	return sys32(nr, a, b, c, 0, 0);
 }
 
 /* A page below 4 GiB, for int80() pointer arguments. */
@@ -507,6 +761,7 @@ static inline bool ia32_available(void)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+#ifndef SECCOMP_MASK_NO_HARNESS
 static inline bool require_ia32(struct __test_metadata *const _metadata)
 {
 	if (!ia32_available())
@@ -514,14 +769,21 @@ static inline bool require_ia32(struct __test_metadata *const _metadata)
 	return true;
 }
 #endif
+#endif
 
 #if X86_BUILD == 32
-/*
- * A 64-bit syscall from 32-bit code: far jump into the 64-bit code segment
- * (__USER_CS), "syscall", and an indirect far jump back to __USER32_CS
- * (not lretq, which QEMU's TCG mishandles with SMAP on).
- */
-static inline long syscall64(long nr, long a, long b, long c)
+static inline long sys32(long nr, long a, long b, long c, long d, long e)
+{
+	long ret;
+
+	asm volatile ("int $0x80"
+		      : "=a" (ret)
+		      : "a" (nr), "b" (a), "c" (b), "d" (c), "S" (d), "D" (e)
+		      : "memory");
+	return ret;
+}
+
+static inline long sys64(long nr, long a, long b, long c, long d, long e)
 {
 	long ret = nr;
 
@@ -531,6 +793,8 @@ static inline long syscall64(long nr, long a, long b, long c)
 		      "movl %%edi, %%edi\n\t"
 		      "movl %%esi, %%esi\n\t"
 		      "movl %%edx, %%edx\n\t"
+		      "movl %%ecx, %%r10d\n\t"
+		      "movl %%ebx, %%r8d\n\t"
 		      "syscall\n\t"
 		      "subq $8, %%rsp\n\t"
 		      "movl $2f, (%%rsp)\n\t"
@@ -539,12 +803,88 @@ static inline long syscall64(long nr, long a, long b, long c)
 		      "2:\n\t"
 		      ".code32\n\t"
 		      "addl $8, %%esp\n\t"
-		      : "+a" (ret), "+D" (a), "+S" (b), "+d" (c)
+		      : "+a" (ret), "+D" (a), "+S" (b), "+d" (c), "+c" (d), "+b" (e)
 		      :
-		      : "ecx", "memory");
+		      : "memory");
 	return ret;
 }
+
+/* A 64-bit syscall from 32-bit code. */
+static inline long syscall64(long nr, long a, long b, long c)
+{
+	return sys64(nr, a, b, c, 0, 0);
+}
 #endif
+
+/*
+ * Does the kernel have the x86 ABI that is not this build's own, working?
+ * False on other architectures.
+ */
+static inline bool other_abi_available(void)
+{
+#if X86_BUILD == 64
+	return ia32_available();
+#elif X86_BUILD == 32
+	return kernel_is_64bit();
+#else
+	return false;
+#endif
+}
+
+/*
+ * A child that waits for the parent's word, for the parent to read its
+ * status meanwhile. Each side closes the pipe ends it does not use, so
+ * that either side ending (a failed assertion included) ends the other's
+ * read at once: no wait on a dead peer.
+ */
+struct handshake {
+	int ready[2];	/* child -> parent: installed */
+	int done[2];	/* parent -> child: read, you may exit */
+};
+
+static inline int handshake_init(struct handshake *h)
+{
+	if (pipe(h->ready))
+		return -1;
+	if (pipe(h->done)) {
+		close(h->ready[0]);
+		close(h->ready[1]);
+		return -1;
+	}
+	return 0;
+}
+
+/* In the child, right after fork(), before any mask (close is a syscall). */
+static inline void handshake_child_begin(struct handshake *h)
+{
+	close(h->ready[0]);
+	close(h->done[1]);
+}
+
+/* In the child: say ready, then wait until the parent closes its end. */
+static inline bool handshake_child_ready(struct handshake *h)
+{
+	char c;
+
+	return write(h->ready[1], "x", 1) == 1 && read(h->done[0], &c, 1) >= 0;
+}
+
+/* In the parent, after fork(): true when the child said it is ready. */
+static inline bool handshake_wait_child(struct handshake *h)
+{
+	char c;
+
+	close(h->ready[1]);
+	close(h->done[0]);
+	return read(h->ready[0], &c, 1) == 1;
+}
+
+/* In the parent: let the child go on (and exit). */
+static inline void handshake_release_child(struct handshake *h)
+{
+	close(h->done[1]);
+	close(h->ready[0]);
+}
 
 /* Read /proc/<pid>/status (pid 0: self) into @buf. */
 static inline int read_status(pid_t pid, char *buf, size_t len)
@@ -593,5 +933,112 @@ static inline bool status_field(const char *buf, const char *key, char *val,
 	}
 	return false;
 }
+
+/*
+ * Version 2: the action a denied call takes, as Seccomp_mask_action shows
+ * it, and a SIGSYS handler that records what SECCOMP_RET_TRAP delivers.
+ */
+static inline void action_format(__u32 action, char *buf, size_t len)
+{
+	switch (action & SECCOMP_RET_ACTION_FULL) {
+	case 0:
+	case SECCOMP_RET_KILL_PROCESS:
+		snprintf(buf, len, "kill_process");
+		break;
+	case SECCOMP_RET_TRAP:
+		snprintf(buf, len, "trap");
+		break;
+	case SECCOMP_RET_ERRNO:
+		snprintf(buf, len, "errno %u", action & SECCOMP_RET_DATA);
+		break;
+	case SECCOMP_RET_LOG:
+		snprintf(buf, len, "log");
+		break;
+	default:
+		snprintf(buf, len, "?");
+	}
+}
+
+/* Does the "@key:" line of /proc/@pid/status (pid 0: self) read @want? */
+static inline bool status_is(pid_t pid, const char *key, const char *want)
+{
+	char buf[8192], val[4096];
+
+	return !read_status(pid, buf, sizeof(buf)) &&
+	       status_field(buf, key, val, sizeof(val)) && !strcmp(val, want);
+}
+
+/* Is @m the mask of this program's ABI in /proc/@pid/status? */
+static inline bool status_shows_mask(pid_t pid, const struct mask *m)
+{
+	char want[4096];
+
+	mask_format(m, want, sizeof(want));
+	return status_is(pid, self_is_compat() ? "Seccomp_mask_compat" :
+			 "Seccomp_mask", want);
+}
+
+/* Is @action the Seccomp_mask_action of /proc/@pid/status? */
+static inline bool status_shows_action(pid_t pid, __u32 action)
+{
+	char want[64];
+
+	action_format(action, want, sizeof(want));
+	return status_is(pid, "Seccomp_mask_action", want);
+}
+
+struct sigsys_seen {
+	int count;
+	int code;
+	int err;
+	int nr;
+	unsigned int arch;
+	pid_t tid;
+};
+
+static struct sigsys_seen sigsys_seen;
+
+static inline void sigsys_record(int sig, siginfo_t *si, void *ctx)
+{
+	sigsys_seen.count++;
+	sigsys_seen.code = si->si_code;
+	sigsys_seen.err = si->si_errno;
+	sigsys_seen.nr = si->si_syscall;
+	sigsys_seen.arch = si->si_arch;
+	sigsys_seen.tid = syscall(__NR_gettid);
+}
+
+/* Catch SIGSYS with sigsys_record(). */
+static inline int catch_sigsys(void)
+{
+	struct sigaction sa = {
+		.sa_sigaction = sigsys_record,
+		.sa_flags = SA_SIGINFO,
+	};
+
+	memset(&sigsys_seen, 0, sizeof(sigsys_seen));
+	return sigaction(SIGSYS, &sa, NULL);
+}
+
+#ifdef X86_BUILD
+/* The x86 ABI that is not this program's own. */
+#if X86_BUILD == 64
+#define OTHER_ARCH		ARCH_I386
+#else
+#define OTHER_ARCH		ARCH_X86_64
+#endif
+
+/*
+ * Syscall @nr64 (its x86-64 number) or @nr32 (its ia32 number) through
+ * the ABI @arch, as sys64() and sys32() make it.
+ */
+static inline long abi_call(__u32 arch, long nr64, long nr32, long a, long b,
+			    long c)
+{
+	if (arch == ARCH_X86_64)
+		return sys64(nr64, a, b, c, 0, 0);
+	return sys32(nr32, a, b, c, 0, 0);
+}
+#endif
 
 #endif /* _SELFTESTS_SECCOMP_MASK_COMMON_H */

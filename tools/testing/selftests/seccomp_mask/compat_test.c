@@ -56,9 +56,9 @@ static void assert_mode_0600(struct __test_metadata *const _metadata,
  * 64-bit mask allows 15 (rt_sigreturn); int $0x80 with 15 is ia32 chmod,
  * checked against the ia32 mask, which is empty.
  */
+#if X86_BUILD == 64
 TEST_F(hole, int80_chmod_from_64bit_task_is_killed_by_mask)
 {
-#if X86_BUILD == 64
 	struct mask m;
 	pid_t pid;
 
@@ -73,20 +73,18 @@ TEST_F(hole, int80_chmod_from_64bit_task_is_killed_by_mask)
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(mask_prctl(&m) == 0);
-		int80(NR32_chmod, (long)self->file, 0777, 0);
+		CHILD_DENIED(int80(NR32_chmod, (long)self->file, 0777, 0));
 		_exit(0);
 	}
-	ASSERT_CHILD_KILLED(pid, SIGSYS);
+	ASSERT_CHILD_DENIED(pid);
 	assert_mode_0600(_metadata, self->file);
-#else
-	SKIP(return, "int $0x80 from 64-bit code: see compat_test_64");
-#endif
 }
+#endif
 
 /* The same, with the ia32 mask given explicitly and allowing all but 15. */
+#if X86_BUILD == 64
 TEST_F(hole, int80_chmod_from_64bit_task_is_checked_against_ia32_mask)
 {
-#if X86_BUILD == 64
 	struct mask native, compat;
 	pid_t pid;
 
@@ -106,19 +104,17 @@ TEST_F(hole, int80_chmod_from_64bit_task_is_checked_against_ia32_mask)
 		CHILD_ASSERT(mask_seccomp(2, arch, m) == 0);
 		/* ia32 getpid is allowed by the ia32 mask. */
 		CHILD_ASSERT(int80(NR32_getpid, 0, 0, 0) == getpid());
-		int80(NR32_chmod, (long)self->file, 0777, 0);
+		CHILD_DENIED(int80(NR32_chmod, (long)self->file, 0777, 0));
 		_exit(0);
 	}
-	ASSERT_CHILD_KILLED(pid, SIGSYS);
+	ASSERT_CHILD_DENIED(pid);
 	assert_mode_0600(_metadata, self->file);
-#else
-	SKIP(return, "int $0x80 from 64-bit code: see compat_test_64");
-#endif
 }
+#endif
 
+#if X86_BUILD == 64
 TEST_F(hole, int80_chmod_from_64bit_task_is_killed_by_strict_mode)
 {
-#if X86_BUILD == 64
 	pid_t pid;
 
 	if (!require_ia32(_metadata))
@@ -128,15 +124,13 @@ TEST_F(hole, int80_chmod_from_64bit_task_is_killed_by_strict_mode)
 	if (pid == 0) {
 		CHILD_ASSERT(prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT,
 				   0, 0, 0) == 0);
-		int80(NR32_chmod, (long)self->file, 0777, 0);
+		CHILD_DENIED(int80(NR32_chmod, (long)self->file, 0777, 0));
 		syscall(__NR_exit, 0);
 	}
-	ASSERT_CHILD_KILLED(pid, SIGKILL);
+	ASSERT_CHILD_KILLED_AT(pid, SIGKILL);
 	assert_mode_0600(_metadata, self->file);
-#else
-	SKIP(return, "int $0x80 from 64-bit code: see compat_test_64");
-#endif
 }
+#endif
 
 #if X86_BUILD == 32
 static bool require_64bit_kernel(struct __test_metadata *const _metadata)
@@ -152,9 +146,9 @@ static bool require_64bit_kernel(struct __test_metadata *const _metadata)
  * to the 64-bit code segment and "syscall" with 90 is 64-bit chmod,
  * checked against the 64-bit mask, which is empty.
  */
+#if X86_BUILD == 32
 TEST_F(hole, farjump_syscall_from_32bit_task_is_killed_by_mask)
 {
-#if X86_BUILD == 32
 	struct mask m;
 	pid_t pid;
 
@@ -168,20 +162,18 @@ TEST_F(hole, farjump_syscall_from_32bit_task_is_killed_by_mask)
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(mask_prctl(&m) == 0);
-		syscall64(NR64_chmod, (long)self->file, 0777, 0);
+		CHILD_DENIED(syscall64(NR64_chmod, (long)self->file, 0777, 0));
 		_exit(0);
 	}
-	ASSERT_CHILD_KILLED(pid, SIGSYS);
+	ASSERT_CHILD_DENIED(pid);
 	assert_mode_0600(_metadata, self->file);
-#else
-	SKIP(return, "far jump from 32-bit code: see compat_test_32");
-#endif
 }
+#endif
 
 /* The same, with a 64-bit mask that allows all but chmod. */
+#if X86_BUILD == 32
 TEST_F(hole, farjump_syscall_from_32bit_task_is_checked_against_64bit_mask)
 {
-#if X86_BUILD == 32
 	struct mask native, compat;
 	pid_t pid;
 
@@ -201,19 +193,17 @@ TEST_F(hole, farjump_syscall_from_32bit_task_is_checked_against_64bit_mask)
 		CHILD_ASSERT(mask_seccomp(2, arch, m) == 0);
 		/* 64-bit getpid is allowed by the 64-bit mask. */
 		CHILD_ASSERT(syscall64(NR64_getpid, 0, 0, 0) == getpid());
-		syscall64(NR64_chmod, (long)self->file, 0777, 0);
+		CHILD_DENIED(syscall64(NR64_chmod, (long)self->file, 0777, 0));
 		_exit(0);
 	}
-	ASSERT_CHILD_KILLED(pid, SIGSYS);
+	ASSERT_CHILD_DENIED(pid);
 	assert_mode_0600(_metadata, self->file);
-#else
-	SKIP(return, "far jump from 32-bit code: see compat_test_32");
-#endif
 }
+#endif
 
+#if X86_BUILD == 32
 TEST_F(hole, farjump_syscall_from_32bit_task_is_killed_by_strict_mode)
 {
-#if X86_BUILD == 32
 	pid_t pid;
 
 	if (!require_64bit_kernel(_metadata))
@@ -223,23 +213,21 @@ TEST_F(hole, farjump_syscall_from_32bit_task_is_killed_by_strict_mode)
 	if (pid == 0) {
 		CHILD_ASSERT(prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT,
 				   0, 0, 0) == 0);
-		syscall64(NR64_chmod, (long)self->file, 0777, 0);
+		CHILD_DENIED(syscall64(NR64_chmod, (long)self->file, 0777, 0));
 		syscall(__NR_exit, 0);
 	}
-	ASSERT_CHILD_KILLED(pid, SIGKILL);
+	ASSERT_CHILD_KILLED_AT(pid, SIGKILL);
 	assert_mode_0600(_metadata, self->file);
-#else
-	SKIP(return, "far jump from 32-bit code: see compat_test_32");
-#endif
 }
+#endif
 
 /*
  * Strict mode allows ia32 read (3); 64-bit 3 is close, which strict mode
  * must not allow to a 32-bit task either.
  */
+#if X86_BUILD == 32
 TEST_F(hole, farjump_close_from_32bit_task_is_killed_by_strict_mode)
 {
-#if X86_BUILD == 32
 	pid_t pid;
 
 	if (!require_64bit_kernel(_metadata))
@@ -249,13 +237,82 @@ TEST_F(hole, farjump_close_from_32bit_task_is_killed_by_strict_mode)
 	if (pid == 0) {
 		CHILD_ASSERT(prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT,
 				   0, 0, 0) == 0);
-		syscall64(NR64_close, 0, 0, 0);
+		CHILD_DENIED(syscall64(NR64_close, 0, 0, 0));
 		syscall(__NR_exit, 0);
 	}
-	ASSERT_CHILD_KILLED(pid, SIGKILL);
-#else
-	SKIP(return, "far jump from 32-bit code: see compat_test_32");
-#endif
+	ASSERT_CHILD_KILLED_AT(pid, SIGKILL);
 }
+#endif
+
+/*
+ * Survive-only: a call of the other ABI that its mask allows returns
+ * normally and has its effect.
+ */
+#if X86_BUILD == 64
+TEST_F(hole, allowed_int80_chmod_from_64bit_task_returns)
+{
+	struct mask native, compat;
+	struct stat st;
+	pid_t pid;
+
+	if (!require_mask(_metadata))
+		return;
+	if (!require_ia32(_metadata))
+		return;
+	mask_all_but(&native, NR64_chmod);
+	mask_none(&compat, SECCOMP_MASK_MAX_BITS);
+	mask_set(&compat, NR32_chmod);
+	mask_set(&compat, NR32_getpid);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		const __u32 arch[2] = { ARCH_X86_64, ARCH_I386 };
+		const struct mask *m[2] = { &native, &compat };
+
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_seccomp(2, arch, m) == 0);
+		CHILD_ASSERT(int80(NR32_getpid, 0, 0, 0) == getpid());
+		CHILD_ASSERT(int80(NR32_chmod, (long)self->file, 0640, 0) == 0);
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+	ASSERT_EQ(0, stat(self->file, &st));
+	EXPECT_EQ(0640, st.st_mode & 07777);
+}
+#endif
+
+#if X86_BUILD == 32
+TEST_F(hole, allowed_farjump_chmod_from_32bit_task_returns)
+{
+	struct mask native, compat;
+	struct stat st;
+	pid_t pid;
+
+	if (!require_mask(_metadata))
+		return;
+	if (!require_64bit_kernel(_metadata))
+		return;
+	mask_none(&native, SECCOMP_MASK_MAX_BITS);
+	mask_set(&native, NR64_chmod);
+	mask_set(&native, NR64_getpid);
+	mask_all_but(&compat, NR32_chmod);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		const __u32 arch[2] = { ARCH_X86_64, ARCH_I386 };
+		const struct mask *m[2] = { &native, &compat };
+
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_seccomp(2, arch, m) == 0);
+		CHILD_ASSERT(syscall64(NR64_getpid, 0, 0, 0) == getpid());
+		CHILD_ASSERT(syscall64(NR64_chmod, (long)self->file, 0640, 0) ==
+			     0);
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+	ASSERT_EQ(0, stat(self->file, &st));
+	EXPECT_EQ(0640, st.st_mode & 07777);
+}
+#endif
 
 TEST_HARNESS_MAIN

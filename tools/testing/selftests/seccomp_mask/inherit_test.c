@@ -17,6 +17,14 @@ static void install_deny_getppid(void)
 	CHILD_ASSERT(mask_prctl(&deny_getppid) == 0);
 }
 
+/* In the child: its child reached CHILD_DENIED() and did not return. */
+static bool grandchild_died_at_denied_call(void)
+{
+	return __atomic_load_n(&child_report->denied_line, __ATOMIC_SEQ_CST) &&
+	       !__atomic_load_n(&child_report->denied_returned,
+				__ATOMIC_SEQ_CST);
+}
+
 TEST(fork_child_inherits_the_mask)
 {
 	pid_t pid;
@@ -34,11 +42,12 @@ TEST(fork_child_inherits_the_mask)
 		CHILD_ASSERT(gc >= 0);
 		if (gc == 0) {
 			CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
-			syscall(__NR_getppid);
+			CHILD_DENIED(syscall(__NR_getppid));
 			_exit(0);
 		}
 		CHILD_ASSERT(waitpid(gc, &status, 0) == gc);
 		CHILD_ASSERT(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS);
+		CHILD_ASSERT(grandchild_died_at_denied_call());
 		/* The parent is unaffected by its child's kill. */
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
 		_exit(0);
@@ -62,11 +71,12 @@ TEST(vfork_child_inherits_the_mask)
 		gc = vfork();
 		CHILD_ASSERT(gc >= 0);
 		if (gc == 0) {
-			syscall(__NR_getppid);
+			CHILD_DENIED(syscall(__NR_getppid));
 			_exit(0);
 		}
 		CHILD_ASSERT(waitpid(gc, &status, 0) == gc);
 		CHILD_ASSERT(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS);
+		CHILD_ASSERT(grandchild_died_at_denied_call());
 		_exit(0);
 	}
 	ASSERT_CHILD_OK(pid);
@@ -78,7 +88,7 @@ static int clone_thread_fn(void *arg)
 {
 	__atomic_store_n(&thread_mode, prctl(PR_GET_SECCOMP, 0, 0, 0, 0),
 			 __ATOMIC_SEQ_CST);
-	syscall(__NR_getppid);
+	CHILD_DENIED(syscall(__NR_getppid));
 	/* Not reached: the whole process is killed. */
 	__atomic_store_n(&thread_mode, -2, __ATOMIC_SEQ_CST);
 	syscall(__NR_exit, 0);
@@ -110,7 +120,7 @@ TEST(clone_thread_shares_the_mask_and_its_kill_takes_the_process)
 		_exit(__atomic_load_n(&thread_mode, __ATOMIC_SEQ_CST) == -2 ?
 		      3 : 4);
 	}
-	ASSERT_CHILD_KILLED(pid, SIGSYS);
+	ASSERT_CHILD_DENIED(pid);
 }
 
 static void *pthread_fn(void *arg)
@@ -152,7 +162,7 @@ static void *sleeper_fn(void *arg)
 static void *denier_fn(void *arg)
 {
 	usleep(10000);
-	syscall(__NR_getppid);
+	CHILD_DENIED(syscall(__NR_getppid));
 	return NULL;
 }
 
@@ -177,11 +187,14 @@ TEST(denied_call_in_one_thread_kills_every_thread)
 		CHILD_ASSERT(pthread_join(t[3], NULL) == 0);
 		_exit(0);
 	}
-	ASSERT_CHILD_KILLED(pid, SIGSYS);
+	ASSERT_CHILD_DENIED(pid);
 }
 
-/* The helper built next to this program, with the same _32/_64 suffix. */
-static bool helper_path(char *buf, size_t len)
+/*
+ * The helper built next to this program: with the same _32/_64 suffix, or
+ * with @other, the one of the other x86 ABI.
+ */
+static bool helper_path(char *buf, size_t len, bool other)
 {
 	char exe[PATH_MAX - 32], *slash;
 	const char *suffix = "";
@@ -195,9 +208,12 @@ static bool helper_path(char *buf, size_t len)
 	if (!slash)
 		return false;
 	blen = strlen(slash);
-	if (blen > 3 && (!strcmp(slash + blen - 3, "_32") ||
-			 !strcmp(slash + blen - 3, "_64")))
-		suffix = slash + blen - 3;
+	if (blen > 3 && !strcmp(slash + blen - 3, "_32"))
+		suffix = other ? "_64" : "_32";
+	else if (blen > 3 && !strcmp(slash + blen - 3, "_64"))
+		suffix = other ? "_32" : "_64";
+	else if (other)
+		return false;
 	*slash = '\0';
 	snprintf(buf, len, "%s/mask_helper%s", exe, suffix);
 	return !access(buf, X_OK);
@@ -205,15 +221,76 @@ static bool helper_path(char *buf, size_t len)
 
 FIXTURE(execve) {
 	char helper[PATH_MAX];
+	int nr_getppid;		/* in the helper's ABI */
+	int marker[2];		/* the helper's 'b'efore and 'a'fter */
 };
+
+FIXTURE_VARIANT(execve) {
+	bool other_abi;		/* exec the helper of the other x86 ABI */
+};
+
+FIXTURE_VARIANT_ADD(execve, same_abi) {
+	.other_abi = false,
+};
+
+#ifdef X86_BUILD
+FIXTURE_VARIANT_ADD(execve, other_abi) {
+	.other_abi = true,
+};
+#endif
 
 FIXTURE_SETUP(execve)
 {
-	if (!helper_path(self->helper, sizeof(self->helper)))
-		SKIP(return, "mask_helper not found next to this program");
+	self->marker[0] = -1;
+	self->marker[1] = -1;
+	self->nr_getppid = __NR_getppid;
+#ifdef X86_BUILD
+	if (variant->other_abi) {
+		if (!other_abi_available())
+			SKIP(return, "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
+		self->nr_getppid = X86_BUILD == 64 ? NR32_getppid :
+			NR64_getppid;
+	}
+#endif
+	if (!helper_path(self->helper, sizeof(self->helper), variant->other_abi))
+		SKIP(return, "%s not built next to this program",
+		     variant->other_abi ? "the other ABI's mask_helper" :
+		     "mask_helper");
+	ASSERT_EQ(0, pipe(self->marker));
 }
 
-FIXTURE_TEARDOWN(execve) {}
+FIXTURE_TEARDOWN(execve)
+{
+	if (self->marker[0] >= 0)
+		close(self->marker[0]);
+	if (self->marker[1] >= 0)
+		close(self->marker[1]);
+}
+
+/* In the child: deny getppid in both x86 ABIs (or this one), then exec. */
+static void __noreturn exec_helper(const char *helper, char *const argv[])
+{
+	mask_all_but(&deny_getppid, __NR_getppid);
+	CHILD_ASSERT(set_nnp() == 0);
+#ifdef X86_BUILD
+	if (other_abi_available()) {
+		static struct mask m64, m32;
+		const __u32 arch[2] = { ARCH_X86_64, ARCH_I386 };
+		const struct mask *both[2] = { &m64, &m32 };
+
+		mask_all_but(&m64, NR64_getppid);
+		mask_all_but(&m32, NR32_getppid);
+		CHILD_ASSERT(mask_seccomp(2, arch, both) == 0);
+	} else {
+		CHILD_ASSERT(mask_prctl(&deny_getppid) == 0);
+	}
+#else
+	CHILD_ASSERT(mask_prctl(&deny_getppid) == 0);
+#endif
+	execve(helper, argv, environ);
+	CHILD_ASSERT(!"execve failed");
+	_exit(1);
+}
 
 TEST_F(execve, keeps_the_mask)
 {
@@ -226,31 +303,40 @@ TEST_F(execve, keeps_the_mask)
 	if (pid == 0) {
 		char *const argv[] = { self->helper, "3", NULL };
 
-		install_deny_getppid();
-		execve(self->helper, argv, environ);
-		CHILD_ASSERT(!"execve failed");
+		exec_helper(self->helper, argv);
 	}
 	ASSERT_CHILD_OK(pid);
 }
 
 TEST_F(execve, denied_call_after_execve_is_killed)
 {
-	char nr[16];
+	char nr[16], fd[16], got[8];
+	int status;
+	ssize_t n;
 	pid_t pid;
 
 	if (!require_mask(_metadata))
 		return;
-	snprintf(nr, sizeof(nr), "%d", __NR_getppid);
+	snprintf(nr, sizeof(nr), "%d", self->nr_getppid);
+	snprintf(fd, sizeof(fd), "%d", self->marker[1]);
 	pid = child_fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		char *const argv[] = { self->helper, "3", nr, NULL };
+		char *const argv[] = { self->helper, "3", nr, fd, NULL };
 
-		install_deny_getppid();
-		execve(self->helper, argv, environ);
-		CHILD_ASSERT(!"execve failed");
+		close(self->marker[0]);
+		exec_helper(self->helper, argv);
 	}
-	ASSERT_CHILD_KILLED(pid, SIGSYS);
+	close(self->marker[1]);
+	self->marker[1] = -1;
+	status = child_wait(_metadata, pid);
+	n = read(self->marker[0], got, sizeof(got) - 1);
+	got[n > 0 ? n : 0] = '\0';
+	ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS) {
+		child_describe(_metadata, status, __LINE__);
+	}
+	/* Killed at the denied call: after 'b', before 'a'. */
+	ASSERT_STREQ("b", got);
 }
 
 TEST_HARNESS_MAIN

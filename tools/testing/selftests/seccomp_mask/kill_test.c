@@ -15,15 +15,6 @@
 
 #ifdef X86_BUILD
 
-static bool other_abi_available(void)
-{
-#if X86_BUILD == 64
-	return ia32_available();
-#else
-	return kernel_is_64bit();
-#endif
-}
-
 /* What the kill must record: the ABI and the number of the denied call. */
 struct expected_kill {
 	__u32 arch;
@@ -67,14 +58,14 @@ static void masked_getppid(bool other_abi)
 	CHILD_ASSERT(ret == 0);
 #if X86_BUILD == 64
 	if (other_abi)
-		int80(NR32_getppid, 0, 0, 0);
+		CHILD_DENIED(int80(NR32_getppid, 0, 0, 0));
 	else
-		syscall(NR64_getppid);
+		CHILD_DENIED(syscall(NR64_getppid));
 #else
 	if (other_abi)
-		syscall64(NR64_getppid, 0, 0, 0);
+		CHILD_DENIED(syscall64(NR64_getppid, 0, 0, 0));
 	else
-		syscall(NR32_getppid);
+		CHILD_DENIED(syscall(NR32_getppid));
 #endif
 	_exit(0);
 }
@@ -82,34 +73,6 @@ static void masked_getppid(bool other_abi)
 /* core_pattern pointed at a file for the duration of a test. */
 static char saved_pattern[256];
 static char core_dir[64];
-
-static bool write_sysctl(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return false;
-	n = write(fd, val, strlen(val));
-	close(fd);
-	return n == (ssize_t)strlen(val);
-}
-
-static bool read_sysctl(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return false;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return true;
-}
 
 /* The ELF class of this program, and of its core dumps. */
 #if X86_BUILD == 64
@@ -197,20 +160,20 @@ FIXTURE_SETUP(core)
 
 	if (geteuid() != 0)
 		SKIP(return, "needs root to set %s", CORE_PATTERN);
-	if (!read_sysctl(CORE_PATTERN, saved_pattern, sizeof(saved_pattern)))
+	if (!read_file(CORE_PATTERN, saved_pattern, sizeof(saved_pattern)))
 		SKIP(return, "CONFIG_COREDUMP not enabled (no %s)",
 		     CORE_PATTERN);
 	snprintf(core_dir, sizeof(core_dir), "/tmp/seccomp_mask_core.XXXXXX");
 	ASSERT_TRUE(!!mkdtemp(core_dir));
 	snprintf(pattern, sizeof(pattern), "%s/core.%%p", core_dir);
-	ASSERT_TRUE(write_sysctl(CORE_PATTERN, pattern));
+	ASSERT_TRUE(write_file(CORE_PATTERN, pattern));
 	self->restore = true;
 }
 
 FIXTURE_TEARDOWN(core)
 {
 	if (self->restore)
-		write_sysctl(CORE_PATTERN, saved_pattern);
+		write_file(CORE_PATTERN, saved_pattern);
 	rmdir(core_dir);
 }
 
@@ -237,9 +200,7 @@ TEST_F(core, siginfo_note_names_syscall_and_abi)
 	}
 	status = child_wait(_metadata, pid);
 	snprintf(path, sizeof(path), "%s/core.%d", core_dir, pid);
-	ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS) {
-		child_describe(_metadata, status, __LINE__);
-	}
+	ASSERT_TRUE(denied_call_killed(_metadata, status, __LINE__));
 	EXPECT_TRUE(WCOREDUMP(status));
 	ASSERT_TRUE(core_siginfo(path, &si)) {
 		TH_LOG("no NT_SIGINFO note in %s", path);
@@ -414,7 +375,7 @@ FIXTURE_SETUP(audit)
 	self->netlink = -1;
 	if (access("/proc/self/loginuid", F_OK))
 		SKIP(return, "CONFIG_AUDIT not enabled");
-	ASSERT_TRUE(read_sysctl(ACTIONS_LOGGED, logged, sizeof(logged)));
+	ASSERT_TRUE(read_file(ACTIONS_LOGGED, logged, sizeof(logged)));
 	ASSERT_TRUE(!!strstr(logged, "kill_process")) {
 		TH_LOG("%s: %s", ACTIONS_LOGGED, logged);
 	}
@@ -455,7 +416,7 @@ TEST_F(audit, record_names_syscall_abi_and_compat)
 		ASSERT_LE(0, pid);
 		if (pid == 0)
 			masked_getppid(variant->other_abi);
-		ASSERT_CHILD_KILLED(pid, SIGSYS);
+		ASSERT_CHILD_DENIED(pid);
 		if (self->netlink >= 0 ?
 		    receive_audit_record(self->netlink, pid, rec, sizeof(rec)) :
 		    find_audit_record(self->kmsg, pid, rec, sizeof(rec)))
@@ -482,13 +443,76 @@ TEST_F(audit, record_names_syscall_abi_and_compat)
 	EXPECT_STREQ("0x80000000", val);
 }
 
-#else
+#endif
 
-TEST(kill_records)
+/*
+ * The kill is SECCOMP_RET_KILL_PROCESS: no handler of SIGSYS runs, and
+ * neither ignoring nor blocking SIGSYS saves the process.
+ */
+FIXTURE(sigsys) {};
+
+FIXTURE_VARIANT(sigsys) {
+	bool handler;
+	bool ignore;
+	bool block;
+};
+
+FIXTURE_VARIANT_ADD(sigsys, handler) { .handler = true };
+FIXTURE_VARIANT_ADD(sigsys, ignored) { .ignore = true };
+FIXTURE_VARIANT_ADD(sigsys, blocked) { .block = true };
+FIXTURE_VARIANT_ADD(sigsys, handler_and_blocked) {
+	.handler = true, .block = true,
+};
+
+FIXTURE_SETUP(sigsys) {}
+FIXTURE_TEARDOWN(sigsys) {}
+
+static int *sigsys_handled;
+
+static void sigsys_handler(int sig, siginfo_t *si, void *uc)
 {
-	SKIP(return, "the kill record tests are x86-specific");
+	__atomic_store_n(sigsys_handled, 1, __ATOMIC_SEQ_CST);
 }
 
-#endif
+TEST_F(sigsys, process_is_killed_at_the_denied_call_anyway)
+{
+	struct mask m;
+	pid_t pid;
+
+	if (!require_mask(_metadata))
+		return;
+	sigsys_handled = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(sigsys_handled != MAP_FAILED);
+	*sigsys_handled = 0;
+	mask_all_but(&m, __NR_getppid);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct sigaction sa = { .sa_flags = SA_SIGINFO };
+		sigset_t set;
+
+		if (variant->handler)
+			sa.sa_sigaction = sigsys_handler;
+		else
+			sa.sa_handler = SIG_IGN;
+		if (variant->handler || variant->ignore)
+			CHILD_ASSERT(sigaction(SIGSYS, &sa, NULL) == 0);
+		if (variant->block) {
+			sigemptyset(&set);
+			sigaddset(&set, SIGSYS);
+			CHILD_ASSERT(sigprocmask(SIG_BLOCK, &set, NULL) == 0);
+		}
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_prctl(&m) == 0);
+		CHILD_DENIED(syscall(__NR_getppid));
+		_exit(0);
+	}
+	ASSERT_CHILD_DENIED(pid);
+	EXPECT_EQ(0, *sigsys_handled) {
+		TH_LOG("the SIGSYS handler ran");
+	}
+	munmap(sigsys_handled, 4096);
+}
 
 TEST_HARNESS_MAIN

@@ -6,15 +6,6 @@
 #include "common.h"
 
 #ifdef X86_BUILD
-static bool other_abi_available(void)
-{
-#if X86_BUILD == 64
-	return ia32_available();
-#else
-	return kernel_is_64bit();
-#endif
-}
-
 /* The Seccomp lines of a status buffer, from "Seccomp:" to the end. */
 static const char *seccomp_block(const char *buf)
 {
@@ -46,10 +37,9 @@ TEST(status_shows_both_masks_to_another_task)
 	static const unsigned int compat_nrs[] = { 1, 3, 4, 252 };
 	struct mask native, compat;
 	char buf[8192];
-	int sync[2], done[2];
+	struct handshake hs;
 	unsigned int i;
 	pid_t pid;
-	char c;
 
 	if (!require_mask(_metadata))
 		return;
@@ -61,28 +51,28 @@ TEST(status_shows_both_masks_to_another_task)
 	mask_none(&compat, 256);
 	for (i = 0; i < ARRAY_SIZE(compat_nrs); i++)
 		mask_set(&compat, compat_nrs[i]);
-	ASSERT_EQ(0, pipe(sync));
-	ASSERT_EQ(0, pipe(done));
+	ASSERT_EQ(0, handshake_init(&hs));
 	pid = child_fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		const __u32 arch[2] = { ARCH_X86_64, ARCH_I386 };
 		const struct mask *m[2] = { &native, &compat };
 
+		handshake_child_begin(&hs);
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(mask_seccomp(2, arch, m) == 0);
-		CHILD_ASSERT(write(sync[1], "x", 1) == 1);
-		CHILD_ASSERT(read(done[0], &c, 1) == 1);
+		CHILD_ASSERT(handshake_child_ready(&hs));
 		_exit(0);
 	}
-	ASSERT_EQ(1, read(sync[0], &c, 1));
+	ASSERT_TRUE(handshake_wait_child(&hs));
 	ASSERT_EQ(0, read_status(pid, buf, sizeof(buf)));
 	expect_block(_metadata, buf,
 		     "Seccomp:\t3\n"
 		     "Seccomp_filters:\t0\n"
 		     "Seccomp_mask:\t0-3,15,39,60,231\n"
-		     "Seccomp_mask_compat:\t1,3-4,252\n");
-	ASSERT_EQ(1, write(done[1], "x", 1));
+		     "Seccomp_mask_compat:\t1,3-4,252\n"
+		     "Seccomp_mask_action:\tkill_process\n");
+	handshake_release_child(&hs);
 	ASSERT_CHILD_OK(pid);
 }
 
@@ -106,11 +96,11 @@ TEST(status_shows_own_mask_and_empty_other_mask_to_self)
 		mask_format(&m, list, sizeof(list));
 		if (X86_BUILD == 64)
 			snprintf(want, sizeof(want),
-				 "Seccomp:\t3\nSeccomp_filters:\t0\nSeccomp_mask:\t%s\nSeccomp_mask_compat:\t\n",
+				 "Seccomp:\t3\nSeccomp_filters:\t0\nSeccomp_mask:\t%s\nSeccomp_mask_compat:\t\nSeccomp_mask_action:\tkill_process\n",
 				 list);
 		else
 			snprintf(want, sizeof(want),
-				 "Seccomp:\t3\nSeccomp_filters:\t0\nSeccomp_mask:\t\nSeccomp_mask_compat:\t%s\n",
+				 "Seccomp:\t3\nSeccomp_filters:\t0\nSeccomp_mask:\t\nSeccomp_mask_compat:\t%s\nSeccomp_mask_action:\tkill_process\n",
 				 list);
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(mask_prctl(&m) == 0);
@@ -124,19 +114,22 @@ TEST(status_shows_own_mask_and_empty_other_mask_to_self)
 #endif
 
 /*
- * A task that has exited but is not reaped yet still shows mode 3, and so
- * its mask lines.
+ * A task that has exited but is not reaped yet still shows mode 3, and
+ * its exact mask list.
  */
-TEST(status_of_a_zombie_in_mode_3_keeps_the_mask_lines)
+TEST(status_of_a_zombie_shows_mode_3_and_its_mask)
 {
-	char buf[8192], val[4096];
+	char buf[8192], val[4096], want[4096];
 	siginfo_t info;
 	struct mask m;
+	int i;
 	pid_t pid;
 
 	if (!require_mask(_metadata))
 		return;
 	mask_all_but(&m, __NR_getppid);
+	mask_clear(&m, NR_UNIMPLEMENTED);
+	mask_format(&m, want, sizeof(want));
 	pid = child_fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
@@ -144,16 +137,28 @@ TEST(status_of_a_zombie_in_mode_3_keeps_the_mask_lines)
 		CHILD_ASSERT(mask_prctl(&m) == 0);
 		_exit(0);
 	}
-	/* Wait for the zombie, without reaping it. */
-	ASSERT_EQ(0, waitid(P_PID, pid, &info, WEXITED | WNOWAIT));
-	ASSERT_EQ(0, read_status(pid, buf, sizeof(buf)));
-	ASSERT_TRUE(status_field(buf, "Seccomp", val, sizeof(val)));
-	if (!strcmp(val, "3")) {
-		EXPECT_TRUE(status_field(buf, "Seccomp_mask", val, sizeof(val))) {
-			TH_LOG("a zombie shows Seccomp: 3 but no Seccomp_mask line");
-		}
+	/* Wait (bounded) for the zombie, without reaping it. */
+	for (i = 0; i < CHILD_TIMEOUT_MS; i++) {
+		memset(&info, 0, sizeof(info));
+		ASSERT_EQ(0, waitid(P_PID, pid, &info,
+				    WEXITED | WNOWAIT | WNOHANG));
+		if (info.si_pid == pid)
+			break;
+		usleep(1000);
 	}
+	ASSERT_EQ(pid, info.si_pid) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	ASSERT_EQ(0, read_status(pid, buf, sizeof(buf)));
 	ASSERT_CHILD_OK(pid);
+	ASSERT_TRUE(status_field(buf, "Seccomp", val, sizeof(val)));
+	ASSERT_STREQ("3", val);
+	ASSERT_TRUE(status_field(buf, self_is_compat() ? "Seccomp_mask_compat" :
+				 "Seccomp_mask", val, sizeof(val))) {
+		TH_LOG("a zombie shows Seccomp: 3 but no mask line");
+	}
+	ASSERT_STREQ(want, val);
 }
 
 /* No mask lines in modes 0, 1 and 2. */
@@ -181,15 +186,14 @@ FIXTURE_TEARDOWN(no_mask_lines) {}
 TEST_F(no_mask_lines, status_has_no_mask_lines)
 {
 	char buf[8192], val[64], want[8];
-	int sync[2], done[2];
+	struct handshake hs;
 	pid_t pid;
-	char c;
 
-	ASSERT_EQ(0, pipe(sync));
-	ASSERT_EQ(0, pipe(done));
+	ASSERT_EQ(0, handshake_init(&hs));
 	pid = child_fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
+		handshake_child_begin(&hs);
 		CHILD_ASSERT(set_nnp() == 0);
 		if (variant->mode == 2)
 			CHILD_ASSERT(filter_allow_all() == 0);
@@ -197,17 +201,17 @@ TEST_F(no_mask_lines, status_has_no_mask_lines)
 			CHILD_ASSERT(prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT,
 					   0, 0, 0) == 0);
 		/* Strict mode allows read, write and exit only. */
-		if (write(sync[1], "x", 1) != 1 || read(done[0], &c, 1) != 1)
+		if (!handshake_child_ready(&hs))
 			syscall(__NR_exit, 1);
 		syscall(__NR_exit, 0);
 	}
-	ASSERT_EQ(1, read(sync[0], &c, 1));
+	ASSERT_TRUE(handshake_wait_child(&hs));
 	ASSERT_EQ(0, read_status(pid, buf, sizeof(buf)));
 	ASSERT_TRUE(status_field(buf, "Seccomp", val, sizeof(val)));
 	snprintf(want, sizeof(want), "%d", variant->mode);
 	EXPECT_STREQ(want, val);
 	EXPECT_TRUE(!strstr(buf, "Seccomp_mask"));
-	ASSERT_EQ(1, write(done[1], "x", 1));
+	handshake_release_child(&hs);
 	ASSERT_CHILD_OK(pid);
 }
 

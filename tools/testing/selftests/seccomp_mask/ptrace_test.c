@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Seccomp mask mode: the mask is checked after a ptrace tracer has had its
- * chance to change the syscall number at syscall entry.
+ * chance to change the syscall number at syscall entry; a number of -1
+ * (how a tracer skips a syscall) is never denied.
  */
 
 #include <stddef.h>
@@ -10,61 +11,113 @@
 
 #include "common.h"
 
+#ifdef X86_BUILD
+
 #define MAGIC 0x5ecc0
+#define SKIP_RET 42
+
+enum outcome { KILLED, RETURNS_PID, RETURNS_ENOSYS, RETURNS_SKIP_RET };
 
 FIXTURE(rewrite) {};
 
 FIXTURE_VARIANT(rewrite) {
 	int from;	/* the number the tracee uses, with MAGIC as arg 0 */
 	int to;		/* the number the tracer makes of it */
-	bool killed;
+	bool set_ret;	/* the tracer also sets the return value */
+	enum outcome outcome;
 };
 
 FIXTURE_VARIANT_ADD(rewrite, allowed_into_denied_is_killed) {
 	.from = __NR_getpid,
 	.to = __NR_getppid,
-	.killed = true,
+	.outcome = KILLED,
 };
 
 FIXTURE_VARIANT_ADD(rewrite, denied_into_allowed_survives) {
 	.from = __NR_getppid,
 	.to = __NR_getpid,
-	.killed = false,
+	.outcome = RETURNS_PID,
+};
+
+/* Version 2: -1 is never denied; the call gets the unimplemented errno. */
+FIXTURE_VARIANT_ADD(rewrite, denied_into_minus_1_returns_enosys) {
+	.from = __NR_getppid,
+	.to = -1,
+	.outcome = RETURNS_ENOSYS,
+};
+
+/* Version 2: ... or the value the tracer set. */
+FIXTURE_VARIANT_ADD(rewrite, denied_into_minus_1_returns_the_tracers_value) {
+	.from = __NR_getppid,
+	.to = -1,
+	.set_ret = true,
+	.outcome = RETURNS_SKIP_RET,
 };
 
 FIXTURE_SETUP(rewrite) {}
 FIXTURE_TEARDOWN(rewrite) {}
 
+#if X86_BUILD == 64
+#define REG_NR	orig_rax
+#define REG_RET	rax
+#else
+#define REG_NR	orig_eax
+#define REG_RET	eax
+#endif
+
+/* Stops of the tracee at the most, so that a broken kernel cannot loop. */
+#define MAX_STOPS	1000
+
 TEST_F(rewrite, syscall_number_at_entry)
 {
-#ifdef X86_BUILD
 	struct __ptrace_syscall_info info;
-	int status, rewritten = 0;
+	int status, rewritten = 0, stops;
+	int unimplemented = unimplemented_errno();
 	struct mask m;
 	pid_t pid;
 
 	if (!require_mask(_metadata))
 		return;
+	ASSERT_LT(0, unimplemented);
 	mask_all_but(&m, __NR_getppid);
 	pid = child_fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
+		long ret;
+
 		CHILD_ASSERT(ptrace(PTRACE_TRACEME, 0, 0, 0) == 0);
 		CHILD_ASSERT(raise(SIGSTOP) == 0);
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(mask_prctl(&m) == 0);
-		CHILD_ASSERT(syscall(variant->from, MAGIC) == getpid());
+		if (variant->outcome == KILLED) {
+			CHILD_DENIED(syscall(variant->from, MAGIC));
+			_exit(0);
+		}
+		ret = syscall(variant->from, MAGIC);
+		switch (variant->outcome) {
+		case RETURNS_PID:
+			CHILD_ASSERT(ret == getpid());
+			break;
+		case RETURNS_ENOSYS:
+			CHILD_ASSERT(ret == -1 && errno == unimplemented);
+			break;
+		default:
+			CHILD_ASSERT(ret == SKIP_RET);
+			break;
+		}
 		_exit(0);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(pid, waitpid_timeout(pid, &status, 0, CHILD_TIMEOUT_MS));
 	ASSERT_TRUE(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
 	ASSERT_EQ(0, ptrace(PTRACE_SETOPTIONS, pid, 0,
 			    PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL));
 	ASSERT_EQ(0, ptrace(PTRACE_SYSCALL, pid, 0, 0));
-	for (;;) {
+	for (stops = 0; stops < MAX_STOPS; stops++) {
 		int sig = 0;
 
-		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		/* On a timeout, the tracee is killed and reaped. */
+		ASSERT_EQ(pid, waitpid_timeout(pid, &status, 0,
+					       CHILD_TIMEOUT_MS));
 		if (!WIFSTOPPED(status))
 			break;
 		if (WSTOPSIG(status) != (SIGTRAP | 0x80)) {
@@ -76,33 +129,58 @@ TEST_F(rewrite, syscall_number_at_entry)
 			if (info.op == PTRACE_SYSCALL_INFO_ENTRY &&
 			    info.entry.nr == variant->from &&
 			    info.entry.args[0] == MAGIC) {
-#if X86_BUILD == 64
-				long off = offsetof(struct user_regs_struct,
-						    orig_rax);
-#else
-				long off = offsetof(struct user_regs_struct,
-						    orig_eax);
-#endif
-				ASSERT_EQ(0, ptrace(PTRACE_POKEUSER, pid, off,
+				ASSERT_EQ(0, ptrace(PTRACE_POKEUSER, pid,
+						    offsetof(struct user_regs_struct,
+							     REG_NR),
 						    variant->to));
+				if (variant->set_ret)
+					ASSERT_EQ(0, ptrace(PTRACE_POKEUSER, pid,
+							    offsetof(struct user_regs_struct,
+								     REG_RET),
+							    SKIP_RET));
 				rewritten++;
 			}
 		}
 		ASSERT_EQ(0, ptrace(PTRACE_SYSCALL, pid, 0, sig));
 	}
+	if (stops == MAX_STOPS) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		ASSERT_LT(stops, MAX_STOPS);
+	}
 	EXPECT_EQ(1, rewritten);
-	if (variant->killed) {
-		EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS) {
-			child_describe(_metadata, status, __LINE__);
-		}
+	if (variant->outcome == KILLED) {
+		EXPECT_TRUE(denied_call_killed(_metadata, status, __LINE__));
 	} else {
 		EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 			child_describe(_metadata, status, __LINE__);
 		}
 	}
-#else
-	SKIP(return, "changing the syscall number is x86-specific here");
-#endif
 }
+
+/* Version 2: syscall(-1) made by the task itself is not denied either. */
+TEST(own_minus_1_is_unimplemented_not_a_kill)
+{
+	int unimplemented = unimplemented_errno();
+	struct mask m;
+	pid_t pid;
+
+	if (!require_mask(_metadata))
+		return;
+	ASSERT_LT(0, unimplemented);
+	mask_all_but(&m, __NR_getppid);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_prctl(&m) == 0);
+		errno = 0;
+		CHILD_ASSERT(syscall(-1) == -1 && errno == unimplemented);
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+}
+
+#endif
 
 TEST_HARNESS_MAIN
