@@ -4,17 +4,22 @@
 #   source -> series -> config -> kernel -> tests -> initramfs -> boot -> results
 #
 # Variables (environment or make command line):
-#   KSRC=/path/to/linux   use your own kernel tree (read-only) instead of the
-#                         Debian linux-source-6.12 tarball
+#   KSRC=/path/to/linux   use your own kernel tree (read-only, Linux 6.12.y)
+#                         instead of the Debian linux-source-6.12 tarball
+#   JOBS=N                parallel jobs of every build (default: make's -jN, else nproc)
 #   QEMU_ACCEL=kvm|tcg    force the accelerator (default: probe KVM, else TCG)
-#   CMD='...'             make run: run one command in the guest, exit with its status
+#   CMD='...'             make run: run one command in the guest (make exits 0
+#                         or 2; scripts/guest-run returns the command's status)
 #   KSFT_ARGS='-t c:t'    make check: arguments for run_kselftest.sh
+#   HARNESS_MASK_REQUIRED=1|0  override SECCOMP_MASK_REQUIRED in the guest
+#                         (default: CONFIG_SECCOMP_MASK of the booted kernel)
 #   BUILD_DIR=dir         everything generated goes there (default build/)
 
 SHELL := /bin/bash
 S := scripts
 export KSRC QEMU_ACCEL CMD KSFT_ARGS BUILD_DIR BOOT_TIMEOUT CHECK_TIMEOUT \
-	SECCOMP_BENCHMARK_SAMPLES QEMU_MEM QEMU_SMP KERNEL_CMDLINE GUEST_FILES DEMO
+	SECCOMP_BENCHMARK_SAMPLES QEMU_MEM QEMU_SMP KERNEL_CMDLINE GUEST_FILES DEMO \
+	JOBS HARNESS_MASK_REQUIRED
 
 BUILD      := $(if $(BUILD_DIR),$(BUILD_DIR),build)
 
@@ -23,7 +28,7 @@ BUILD      := $(if $(BUILD_DIR),$(BUILD_DIR),build)
 
 .PHONY: all build deps ksrc series config kernel kernel-image tests initramfs \
 	run check check-host drift patches baseline checkpatch bisect-check \
-	build-matrix clean distclean help
+	build-matrix check-debug check-unpatched bench mutants clean distclean help
 
 all: build
 
@@ -63,9 +68,10 @@ initramfs: tests
 	@$(S)/initramfs
 
 # Interactive shell on a terminal (after /demo.sh, if the initramfs has one);
-# CMD='...' runs one command and exits with its status; no terminal and no
-# CMD: /demo.sh if the initramfs has one, else boot, print uname and exit 0.
-# DEMO=0 skips /demo.sh.
+# CMD='...' runs one command (make itself exits 0 when its status is 0, else
+# 2 after boot's line "guest ... result: exit N"; scripts/guest-run CMD
+# returns the command's own status); no terminal and no CMD: /demo.sh if the
+# initramfs has one, else boot, print uname and exit 0.  DEMO=0 skips /demo.sh.
 run: build
 	@if [ -n "$$CMD" ]; then \
 		exec $(S)/boot --name run --cmd "$$CMD" --out stdio; \
@@ -75,7 +81,9 @@ run: build
 		exec $(S)/boot --name run --mode default --out stdio; \
 	fi
 
-# Host self-tests of the harness (TAP parser against recorded guest logs).
+# Host self-tests of the harness (no kernel, seconds): TAP parser and console
+# scanner against recorded logs, boot/Ctrl-C with a fake QEMU, .ci/run,
+# config validation, series stamp, KSRC refusal, drift, README vs help.
 check-host:
 	@$(S)/tests/run
 
@@ -101,6 +109,15 @@ check:
 	@$(S)/run-tests --name check
 
 check-debug: deps ; @$(S)/check-debug
+
+# Negative control: the unpatched kernel (make baseline's build) with the
+# seccomp_mask tests in required mode; succeeds only if they fail there.
+check-unpatched: deps build ; @$(S)/check-unpatched
+
+# Mutation testing (scripts/mutants, mutants/): added separately.
+mutants: deps
+	@if [ -x $(S)/mutants ]; then $(S)/mutants; \
+	else echo "mutants: error: scripts/mutants does not exist yet" >&2; exit 1; fi
 
 # Boot once: mask vs no seccomp vs BPF filters -> build/bench/ (scripts/bench).
 bench: deps build ; @$(S)/bench
@@ -143,6 +160,9 @@ help:
 	@echo '                     "N passed, N failed, N skipped"'
 	@echo '  make check-debug   debug kernel (KASAN, UBSAN, lockdep, kmemleak): selftests,'
 	@echo '                     fuzzer and leak test; any report fails (18 min cold)'
+	@echo '  make check-unpatched  negative control: the seccomp_mask tests must FAIL on'
+	@echo '                     the unpatched kernel (required mode)'
+	@echo '  make mutants       mutation testing of the tests (scripts/mutants)'
 	@echo '  make bench         mask mode vs no seccomp vs BPF filters -> build/bench/'
 	@echo '  make kernel-image  build the kernel; with -s prints only the image path'
 	@echo '  make baseline      record the upstream seccomp selftests on the unpatched kernel'
@@ -156,6 +176,9 @@ help:
 	@echo '  make distclean     also remove the extracted source and ccache'
 	@echo '  make help          this text'
 	@echo
+	@echo
+	@echo 'scripts/guest-run CMD  build, boot, run CMD in the guest, exit with its status'
 	@echo 'Stages (scripts/): deps ksrc series config build-kernel build-tests initramfs boot tap run-tests'
-	@echo 'Variables: KSRC QEMU_ACCEL CMD KSFT_ARGS BUILD_DIR BOOT_TIMEOUT CHECK_TIMEOUT'
-	@echo '           SECCOMP_BENCHMARK_SAMPLES QEMU_MEM QEMU_SMP KERNEL_CMDLINE GUEST_FILES DEMO'
+	@echo 'Variables: KSRC JOBS QEMU_ACCEL CMD KSFT_ARGS BUILD_DIR BOOT_TIMEOUT CHECK_TIMEOUT'
+	@echo '           HARNESS_MASK_REQUIRED SECCOMP_BENCHMARK_SAMPLES QEMU_MEM QEMU_SMP'
+	@echo '           KERNEL_CMDLINE GUEST_FILES DEMO'
