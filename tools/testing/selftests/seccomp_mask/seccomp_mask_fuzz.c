@@ -44,62 +44,14 @@
  * The seed is printed first; every disagreement is printed with the seed,
  * the attempt, the exact arguments and what the contract demands.
  */
-#define _GNU_SOURCE
+#define SECCOMP_MASK_NO_HARNESS
 #include <dirent.h>
-#include <stdarg.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <linux/audit.h>
-#include <linux/capability.h>
-#include <linux/filter.h>
-#include <linux/futex.h>
-#include <linux/seccomp.h>
 #include <pthread.h>
 #include <sched.h>
-#include <signal.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <sys/prctl.h>
+#include <stdarg.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "../kselftest.h"
-
-#ifndef SECCOMP_MODE_MASK
-#define SECCOMP_MODE_MASK	3
-#define SECCOMP_SET_MODE_MASK	4
-#define SECCOMP_MASK_MAX_BITS	1024
-
-struct seccomp_mask {
-	__u32 arch;
-	__u32 nbits;
-	__aligned_u64 bits;
-};
-
-struct seccomp_mask_set {
-	__u32 nr_masks;
-	__u32 reserved;
-	__aligned_u64 masks;
-};
-#endif
-
-/*
- * The ABI of this build, named as in common.h. This program has its own
- * main() and does not include common.h: its kselftest_harness.h would
- * leave the harness's test_harness_run() defined but unused.
- */
-#if defined(__x86_64__) && !defined(__ILP32__)
-#define X86_BUILD	64
-#elif defined(__i386__)
-#define X86_BUILD	32
-#endif
+#include "common.h"
 
 #ifndef X86_BUILD
 int main(void)
@@ -153,74 +105,6 @@ static const int unimpl32[] = { 17, 31, 32, 35, 44, 53, 56, 58, 98, 112, 127,
 
 enum how { H_SYSCALL, H_INT80, H_VDSO, H_FARJMP };
 static const char *const how_name[] = { "syscall", "int $0x80", "vdso", "far jump+syscall" };
-
-#if X86_BUILD == 64
-static inline long sys64(long nr, long a, long b, long c, long d, long e)
-{
-	register long r10 asm("r10") = d;
-	register long r8 asm("r8") = e;
-	long ret;
-
-	asm volatile ("syscall"
-		      : "=a" (ret)
-		      : "a" (nr), "D" (a), "S" (b), "d" (c), "r" (r10), "r" (r8)
-		      : "rcx", "r11", "memory");
-	return ret;
-}
-
-static inline long sys32(long nr, long a, long b, long c, long d, long e)
-{
-	long ret;
-
-	asm volatile ("int $0x80"
-		      : "=a" (ret)
-		      : "a" (nr), "b" (a), "c" (b), "d" (c), "S" (d), "D" (e)
-		      : "r8", "r9", "r10", "r11", "memory");
-	return ret;
-}
-#else
-static inline long sys32(long nr, long a, long b, long c, long d, long e)
-{
-	long ret;
-
-	asm volatile ("int $0x80"
-		      : "=a" (ret)
-		      : "a" (nr), "b" (a), "c" (b), "d" (c), "S" (d), "D" (e)
-		      : "memory");
-	return ret;
-}
-
-/*
- * A 64-bit syscall from 32-bit code (as in common.h of this directory):
- * far jump to the 64-bit code segment, `syscall`, indirect far jump back.
- * The arguments are zero-extended; d goes to r10, e to r8.
- */
-static inline long sys64(long nr, long a, long b, long c, long d, long e)
-{
-	long ret = nr;
-
-	asm volatile ("jmp $0x33, $1f\n\t"
-		      "1:\n\t"
-		      ".code64\n\t"
-		      "movl %%edi, %%edi\n\t"
-		      "movl %%esi, %%esi\n\t"
-		      "movl %%edx, %%edx\n\t"
-		      "movl %%ecx, %%r10d\n\t"
-		      "movl %%ebx, %%r8d\n\t"
-		      "syscall\n\t"
-		      "subq $8, %%rsp\n\t"
-		      "movl $2f, (%%rsp)\n\t"
-		      "movl $0x23, 4(%%rsp)\n\t"
-		      "ljmpl *(%%rsp)\n\t"
-		      "2:\n\t"
-		      ".code32\n\t"
-		      "addl $8, %%esp\n\t"
-		      : "+a" (ret), "+D" (a), "+S" (b), "+d" (c), "+c" (d), "+b" (e)
-		      :
-		      : "memory");
-	return ret;
-}
-#endif
 
 static long do_sys(int abi, int how, long nr, long a, long b, long c, long d, long e)
 {
@@ -276,7 +160,8 @@ static uint64_t mix(uint64_t seed, uint64_t i)
 /* The reference model of one task. */
 
 struct model {
-	int mode;		/* 0, 2 (filter) or 3 (mask) */
+	int mode;		/* PR_GET_SECCOMP: 0, 2 (filters) or 3 (masks only) */
+	bool masked;		/* masks installed (version 2: also in mode 2) */
 	int nfilters;
 	bool nnp, cap;
 	uint8_t mask[NABI][MASK_BYTES];
@@ -303,7 +188,10 @@ static void setbit(uint8_t *m, unsigned int n)
 
 static bool allowed(const struct model *m, int abi, long nr)
 {
-	if (m->mode != 3)
+	if (!m->masked)
+		return true;
+	/* version 2: -1, how a tracer skips a syscall, is never denied */
+	if (nr == -1)
 		return true;
 	if (abi == ABI64 && nr == NR64_URETPROBE)
 		return true;
@@ -645,7 +533,7 @@ static void gen_bits(uint8_t *out, const struct model *m, int abi, bool safe)
 	unsigned int k = rn(10);
 
 	memset(out, 0, MASK_BYTES + 8);
-	if (m->mode == 3 && k < 5) {
+	if (m->masked && k < 5) {
 		/* a subset: keep each set bit with high probability */
 		unsigned int keep = chance(30) ? 100 : 90 + rn(10);
 
@@ -726,6 +614,42 @@ struct fixed {
 #define D(...) (dp += snprintf(desc + dp, dp < 1024 ? 1024 - dp : 0, __VA_ARGS__))
 
 /*
+ * An action for prctl's fifth argument or seccomp_mask_set.action: mostly
+ * 0, sometimes SECCOMP_RET_KILL_PROCESS (the same), sometimes a value the
+ * contract refuses. The actions that change what a denied call does
+ * (trap, errno, log) are left to action_test.c: this model kills.
+ */
+static unsigned int gen_action(void)
+{
+	static const unsigned int bad[] = {
+		1, SECCOMP_RET_ALLOW, SECCOMP_RET_TRACE, SECCOMP_RET_USER_NOTIF,
+		SECCOMP_RET_TRACE | 1, SECCOMP_RET_ERRNO, SECCOMP_RET_ERRNO | 4096,
+		SECCOMP_RET_ERRNO | 0xffff, SECCOMP_RET_KILL_PROCESS | 1, 0x12345678,
+		0xffffffff, SECCOMP_RET_LOG | 1,
+	};
+
+	if (chance(90))
+		return chance(85) ? 0 : SECCOMP_RET_KILL_PROCESS;
+	return bad[rn(ARRAY_SIZE(bad))];
+}
+
+static bool action_valid(unsigned long action)
+{
+	return action == 0 || action == SECCOMP_RET_KILL_PROCESS;
+}
+
+/* A successful install: a first one denies every ABI it does not list. */
+static void model_install(struct model *m)
+{
+	if (!m->masked) {
+		memset(m->mask, 0, sizeof(m->mask));
+		m->masked = true;
+	}
+	if (m->mode == 0)
+		m->mode = 3;
+}
+
+/*
  * Generate one operation for a task in state @m; fill in what the contract
  * demands and update @m as the kernel must.
  */
@@ -789,7 +713,7 @@ static void gen_op(struct attempt *at, int i, struct model *m, const struct fixe
 		low32 = o->abi == ABI32 || sizeof(long) == 4;
 		D(" -> via %s (%s ABI, nr %ld)", how_name[o->how], abi_name[o->abi], o->nr);
 	}
-	if (safe && m->mode == 0 && t == OP_PRCTL_MASK && o->abi != NATIVE) {
+	if (safe && !m->masked && t == OP_PRCTL_MASK && o->abi != NATIVE) {
 		o->abi = NATIVE;
 		o->how = how_for(NATIVE);
 		o->nr = NR[o->abi].prctl;
@@ -805,7 +729,7 @@ static void gen_op(struct attempt *at, int i, struct model *m, const struct fixe
 	case OP_PRCTL_MASK: {
 		uint8_t bytes[MASK_BYTES + 8], newm[MASK_BYTES];
 		unsigned long nbits = pick_nbits(safe);
-		unsigned long arg5 = chance(8) ? (chance(50) ? 1 : rnd()) : 0;
+		unsigned long arg5 = gen_action();
 		int pos = pick_pos(true);
 		uint64_t blen = nbits <= MAXB ? (nbits + 7) / 8 : 64;
 		uint64_t bits;
@@ -814,8 +738,6 @@ static void gen_op(struct attempt *at, int i, struct model *m, const struct fixe
 		if (o->abi == ABI64 && chance(5))
 			nbits |= 1UL << (32 + rn(31));
 #endif
-		if (low32)
-			arg5 = (uint32_t)arg5;
 		gen_bits(bytes, m, o->abi, safe);
 		bits = place(&pos, blen ? blen : 1, low32, &a);
 		put(bits, bytes, blen);
@@ -828,7 +750,7 @@ static void gen_op(struct attempt *at, int i, struct model *m, const struct fixe
 		o->arg[4] = arg5;
 		D(": bits=%#llx [%s] nbits=%lu arg5=%#lx", (unsigned long long)bits,
 		  where(bits, blen, wb, sizeof(wb)), nbits, arg5);
-		if (arg5)
+		if (!action_valid(arg5))
 			add_err(o, EINVAL);
 		if (nbits > MAXB)
 			add_err(o, EINVAL);
@@ -836,17 +758,12 @@ static void gen_op(struct attempt *at, int i, struct model *m, const struct fixe
 			add_err(o, EFAULT);
 		if (!m->nnp && !m->cap)
 			add_err(o, EACCES);
-		if (m->mode == 2)
-			add_err(o, EINVAL);
 		if (nbits <= MAXB && readable(bits, blen)) {
 			take_mask(newm, bytes, nbits);
-			if (m->mode == 3 && !subset(newm, m->mask[o->abi]))
+			if (m->masked && !subset(newm, m->mask[o->abi]))
 				add_err(o, EPERM);
 			if (!o->nerr) {
-				if (m->mode == 0) {
-					memset(m->mask, 0, sizeof(m->mask));
-					m->mode = 3;
-				}
+				model_install(m);
 				memcpy(m->mask[o->abi], newm, MASK_BYTES);
 			}
 		}
@@ -858,6 +775,10 @@ static void gen_op(struct attempt *at, int i, struct model *m, const struct fixe
 		uint8_t bytes[2][MASK_BYTES + 8], newm[NABI][MASK_BYTES];
 		unsigned int flags = chance(90) ? 0 :
 				     (chance(50) ? 1u << rn(32) : (unsigned int)rnd());
+
+		/* TSYNC would give a worker's masks to the other workers */
+		if (safe)
+			flags &= ~SECCOMP_MASK_FLAG_TSYNC;
 		int spos = pick_pos(true), mpos = pick_pos(true), bpos[2];
 		uint64_t setp, masksp, blen[2];
 		unsigned int nent, e;
@@ -876,7 +797,7 @@ static void gen_op(struct attempt *at, int i, struct model *m, const struct fixe
 		}
 		if (set.nr_masks >= 1 && set.nr_masks <= 2)
 			nent = set.nr_masks;
-		set.reserved = chance(8) ? (chance(50) ? 1 : (uint32_t)rnd() | 1) : 0;
+		set.action = gen_action();
 		for (e = 0; e < 2; e++) {
 			int which = e == 0 ? (have_ia32 ? rn(2) : 0) : !ent[0].arch ? 0 :
 				    (ent[0].arch == abi_arch[ABI64] ? ABI32 : ABI64);
@@ -913,22 +834,23 @@ static void gen_op(struct attempt *at, int i, struct model *m, const struct fixe
 			o->arg[0] = SECCOMP_SET_MODE_MASK;
 			o->arg[1] = flags;
 			o->arg[2] = setp;
-			D(": flags=%#x set=%#llx [%s] {nr_masks=%u reserved=%#x masks=%#llx [%s]}",
+			D(": flags=%#x set=%#llx [%s] {nr_masks=%u action=%#x masks=%#llx [%s]}",
 			  flags, (unsigned long long)setp, where(setp, 16, wb, sizeof(wb)),
-			  set.nr_masks, set.reserved, (unsigned long long)masksp,
+			  set.nr_masks, set.action, (unsigned long long)masksp,
 			  where(masksp, mlen, wb2, sizeof(wb2)));
 			for (e = 0; e < 2; e++)
 				D(" masks[%u]={arch=%#x nbits=%u bits=%#llx [%s]}", e, ent[e].arch,
 				  ent[e].nbits, (unsigned long long)ent[e].bits,
 				  where(ent[e].bits, blen[e], wb, sizeof(wb)));
 
-			if (flags)
+			/* the process is single-threaded: TSYNC changes nothing */
+			if (flags & ~SECCOMP_MASK_FLAG_TSYNC)
 				add_err(o, EINVAL);
 			if (!readable(setp, sizeof(set))) {
 				add_err(o, EFAULT);
 				break;
 			}
-			if (set.reserved)
+			if (!action_valid(set.action))
 				add_err(o, EINVAL);
 			if (!set.nr_masks || set.nr_masks > (unsigned int)nabis) {
 				add_err(o, EINVAL);
@@ -966,19 +888,14 @@ static void gen_op(struct attempt *at, int i, struct model *m, const struct fixe
 			add_err(o, EFAULT);
 		if (!m->nnp && !m->cap)
 			add_err(o, EACCES);
-		if (m->mode == 2)
-			add_err(o, EINVAL);
 		if (bad_ent || fault_ent)
 			break;
-		if (m->mode == 3)
+		if (m->masked)
 			for (int abi = 0; abi < NABI; abi++)
 				if ((listed & (1u << abi)) && !subset(newm[abi], m->mask[abi]))
 					add_err(o, EPERM);
 		if (!o->nerr) {
-			if (m->mode == 0) {
-				memset(m->mask, 0, sizeof(m->mask));
-				m->mode = 3;
-			}
+			model_install(m);
 			for (int abi = 0; abi < NABI; abi++)
 				if (listed & (1u << abi))
 					memcpy(m->mask[abi], newm[abi], MASK_BYTES);
@@ -989,8 +906,7 @@ static void gen_op(struct attempt *at, int i, struct model *m, const struct fixe
 		o->arg[0] = PR_SET_SECCOMP;
 		o->arg[1] = SECCOMP_MODE_FILTER;
 		o->arg[2] = fx->fprog;
-		if (m->mode == 3)
-			add_err(o, EINVAL);
+		/* version 2: a filter stacks on masks; the mode becomes 2 */
 		if (!m->nnp && !m->cap)
 			add_err(o, EACCES);
 		if (!o->nerr) {
@@ -1110,6 +1026,9 @@ static void gen_probe(struct probe *p, const struct model *m)
 		p->nr = never[rn(7)];
 		if (p->abi == ABI32 && p->nr > 0x7fffffff)
 			p->nr = MAXB;
+		/* version 2: -1 is never denied: the unimplemented answer */
+		if (p->nr == -1)
+			p->kind = 1;
 	} else {
 		p->kind = 3;
 		p->abi = ABI64;
@@ -1318,15 +1237,26 @@ static const char *check_status(const char *buf, const struct model *m, char *wh
 		snprintf(why, len, "Seccomp_filters: '%s', model: %d", v, m->nfilters);
 		return why;
 	}
+	/* version 2: the action line whenever the mask lines are shown */
+	if (m->masked) {
+		bool has = field(buf, "Seccomp_mask_action", v, sizeof(v));
+
+		if (!has || strcmp(v, "kill_process")) {
+			snprintf(why, len, "Seccomp_mask_action: '%s'%s, contract: 'kill_process'",
+				 has ? v : "", has ? "" : " (no line)");
+			return why;
+		}
+	}
 	for (int abi = 0; abi < NABI; abi++) {
 		const char *key = abi == ABI64 ? "Seccomp_mask" : "Seccomp_mask_compat";
 		bool has = field(buf, key, v, sizeof(v));
 
 		if (abi == ABI32 && !have_ia32 && !has)
 			continue;
-		if (m->mode != 3) {
+		if (!m->masked) {
 			if (has) {
-				snprintf(why, len, "%s: line shown in mode %d", key, m->mode);
+				snprintf(why, len, "%s: line shown without masks (mode %d)", key,
+					 m->mode);
 				return why;
 			}
 			continue;
@@ -1498,14 +1428,6 @@ static void check_probe(const struct attempt *at, int idx, int i, const struct m
 		report_attempt(at, idx, PROBE_EXIT_FMT, i, exit_allowed ? "allowed" : "denied", sb);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Read a /proc status file (one read, as the kernel makes it) into @buf. */
 static void read_status_file(const char *path, char *buf, size_t len)
 {
@@ -1530,6 +1452,13 @@ static void check_proc(const struct attempt *at, int idx, pid_t pid)
 }
 
 /*
+ * A child that has not ended after this long hung (an attempt takes
+ * milliseconds, even under TCG): short, so that a kernel that hangs every
+ * attempt still lets the run end within its time.
+ */
+#define HANG_SECONDS	8
+
+/*
  * Wait for the child, checking its /proc/<pid>/status when it waits at
  * its checkpoint. False when it hung: it is killed and reported.
  */
@@ -1546,7 +1475,7 @@ static bool wait_child(const struct attempt *at, int idx, pid_t pid, int *st, bo
 			shm_set(&shm->go, 1);
 			continue;
 		}
-		if (now() - t0 > 30)
+		if (now() - t0 > HANG_SECONDS)
 			break;
 		usleep(shm_get(&shm->at_checkpoint) ? 200 : 1000);
 	}
@@ -1635,6 +1564,9 @@ static pid_t fork_or_die(void)
 	pid = fork();
 	if (pid < 0)
 		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	/* dies with the fuzzer, whatever ends it */
+	if (pid == 0)
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	return pid;
 }
 
@@ -1703,6 +1635,7 @@ static int exec_check(int argc, char **argv)
 	if (argc < 7)
 		return 6;
 	m.mode = atoi(argv[2]);
+	m.masked = true;
 	m.nnp = true;
 	for (int abi = 0; abi < NABI; abi++) {
 		const char *s = argv[3 + abi];
@@ -1974,7 +1907,7 @@ static void wait_threads(int idx, int *st)
 			shm_set(&shm->go, 1);
 			continue;
 		}
-		if (now() - t0 > 60)
+		if (now() - t0 > 2 * HANG_SECONDS)
 			break;
 		usleep(1000);
 	}
@@ -2053,34 +1986,6 @@ static void run_threads(int idx)
 
 /* ------------------------------------------------------------------ */
 
-static bool mask_mode_supported(void)
-{
-	pid_t pid = fork();
-	int st;
-
-	if (pid == 0) {
-		static uint8_t all[MASK_BYTES];
-
-		memset(all, 0xff, sizeof(all));
-		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
-			_exit(2);
-		_exit(prctl(PR_SET_SECCOMP, SECCOMP_MODE_MASK, all, MAXB, 0) ? 1 : 0);
-	}
-	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st);
-}
-
-#if X86_BUILD == 64
-static bool ia32_works(void)
-{
-	pid_t pid = fork();
-	int st;
-
-	if (pid == 0)
-		_exit(sys32(20, 0, 0, 0, 0, 0) == getpid() ? 0 : 1);
-	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st);
-}
-#endif
-
 /* Below MAXB, and a number neither ABI implements. */
 #define NR_UNIMPL	1000
 
@@ -2118,7 +2023,7 @@ int main(int argc, char **argv)
 	double seconds = 3, t0;
 	long max_attempts = -1, only = -1;
 	const char *e;
-	int c, err;
+	int c, err, check;
 	struct rlimit rl = { 0, 0 };
 	unsigned long d0;
 
@@ -2167,13 +2072,22 @@ int main(int argc, char **argv)
 		       max_attempts >= 0 ? " or the attempt count" : "",
 		       (unsigned long long)g_seed);
 
-	if (!mask_mode_supported()) {
-		ksft_test_result_skip("sequential fuzz: CONFIG_SECCOMP_MASK not enabled\n");
-		ksft_test_result_skip("threads fuzz: CONFIG_SECCOMP_MASK not enabled\n");
+	check = mask_mode_check();
+	if (check != 1) {
+		/* SECCOMP_MASK_REQUIRED=1: a missing or broken mask mode fails */
+		if (check == 0 && !mask_required()) {
+			ksft_test_result_skip("sequential fuzz: CONFIG_SECCOMP_MASK not enabled\n");
+			ksft_test_result_skip("threads fuzz: CONFIG_SECCOMP_MASK not enabled\n");
+		} else {
+			ksft_print_msg("%s: the mask mode probe answered %d\n",
+				       check ? "broken" : "SECCOMP_MASK_REQUIRED=1", check);
+			ksft_test_result_fail("sequential fuzz: no working mask mode\n");
+			ksft_test_result_fail("threads fuzz: no working mask mode\n");
+		}
 		ksft_finished();
 	}
 #if X86_BUILD == 64
-	have_ia32 = ia32_works();
+	have_ia32 = ia32_available();
 	if (!have_ia32) {
 		nabis = 1;
 		ksft_print_msg("no ia32 emulation: the 64-bit ABI only\n");
