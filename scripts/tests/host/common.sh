@@ -30,13 +30,16 @@ fail() { echo "fail $*"; NFAIL=$((NFAIL + 1)); }
 check() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n: '$*' is false"; fi; }
 # boot_fake ARGS...: scripts/boot on the fake kernel; sets RC
 boot_fake() { RC=0; "$ROOT/scripts/boot" --kernel "$KIMG" --initrd "$INITRD" "$@" > "$TMPD/boot.log" 2>&1 || RC=$?; }
-# alive PIDFILE: any process of the file still there (waits up to 1 s for
-# killed ones to be reaped)
+# alive PIDFILE: any process of the file still running (a zombie is dead;
+# waits up to 1 s for killed ones to go)
 alive() {
-	local p i
+	local p i st
 	for i in 1 2 3 4 5 6 7 8 9 10; do
 		local any=
-		for p in $(cat "$1" 2>/dev/null); do kill -0 "$p" 2>/dev/null && any=1; done
+		for p in $(cat "$1" 2>/dev/null); do
+			st=$(ps -o stat= -p "$p" 2>/dev/null) || continue
+			case $st in Z*|'') ;; *) any=1 ;; esac
+		done
 		[ -z "$any" ] && return 1
 		sleep 0.1
 	done
