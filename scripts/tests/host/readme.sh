@@ -1,0 +1,42 @@
+#!/bin/bash
+# README.md against the repository: its target list is `make help`'s, its
+# series table is patches/series (scripts/readme-series), every relative
+# link resolves inside the repository (nothing outside it), and the C
+# example for sandbox authors compiles.
+. "$(dirname "$0")/common.sh"
+R=$ROOT/README.md
+readme_targets=$(sed -n '/^## Targets/,/^## /p' "$R" | sed -n 's/^    make \([a-z][a-z-]*\).*/\1/p' | sort -u)
+help_targets=$(make -s --no-print-directory -C "$ROOT" help | sed -n 's/^  make \([a-z][a-z-]*\).*/\1/p' | sort -u)
+check "readme: the targets are make help's" [ "$readme_targets" = "$help_targets" ]
+[ "$readme_targets" = "$help_targets" ] || diff <(echo "$readme_targets") <(echo "$help_targets") | sed 's/^/  readme vs help: /'
+check "readme: 'make' (no target) is listed" grep -q '^    make  ' "$R"
+table=$("$ROOT/scripts/readme-series")
+check "readme: the series table is patches/series (scripts/readme-series)" \
+	eval 'grep -qF -- "$table" "$R"'
+check "readme: no link leaves the repository" eval '! grep -nE "\]\(\.\./|\.\./shared" "$R"'
+bad=
+for l in $(grep -o '](\([^)#]*\))' "$R" | sed 's/^](\(.*\))$/\1/' | grep -v '^[a-z]*://'); do
+	[ -e "$ROOT/$l" ] || bad="$bad $l"
+done
+check "readme: every relative link exists${bad:+ (missing:$bad)}" [ -z "$bad" ]
+for d in "$ROOT"/docs/*.md; do
+	for l in $(grep -o '](\([^)#]*\))' "$d" | sed 's/^](\(.*\))$/\1/' | grep -v '^[a-z]*://'); do
+		[ -e "$ROOT/docs/$l" ] || bad="$bad $(basename "$d"):$l"
+	done
+done
+check "docs: every relative link exists${bad:+ (missing:$bad)}" [ -z "$bad" ]
+sed -n '/^```c$/,/^```$/p' "$R" | sed '1d;$d' > "$TMPD/example.c"
+{
+	echo '#include <linux/seccomp.h>'
+	echo '#ifndef SECCOMP_MODE_MASK'
+	echo '#include <linux/types.h>'
+	echo '#define SECCOMP_MODE_MASK 3'
+	echo '#define SECCOMP_SET_MODE_MASK 4'
+	echo '#define SECCOMP_MASK_MAX_BITS 1024'
+	echo 'struct seccomp_mask { __u32 arch; __u32 nbits; __aligned_u64 bits; };'
+	echo 'struct seccomp_mask_set { __u32 nr_masks; __u32 action; __aligned_u64 masks; };'
+	echo '#endif'
+} > "$TMPD/uapi-fallback.h"
+check "readme: the C example compiles (-Wall -Wextra -Werror)" \
+	gcc -Wall -Wextra -Werror -fsyntax-only -include "$TMPD/uapi-fallback.h" "$TMPD/example.c"
+finish
