@@ -43,13 +43,6 @@ FIXTURE_TEARDOWN(install)
 	rmdir(self->dir);
 }
 
-static int install(bool use_seccomp, const struct mask *m)
-{
-	if (use_seccomp)
-		return mask_seccomp1(SELF_ARCH, m);
-	return mask_prctl(m);
-}
-
 TEST_F(install, allowed_calls_work_and_denied_call_kills_process)
 {
 	struct mask m;
@@ -64,7 +57,7 @@ TEST_F(install, allowed_calls_work_and_denied_call_kills_process)
 		pid_t me = getpid();
 
 		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(install(variant->use_seccomp, &m) == 0);
+		CHILD_ASSERT(mask_install(variant->use_seccomp, &m) == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) ==
 			     SECCOMP_MODE_MASK);
 		CHILD_ASSERT(syscall(__NR_getpid) == me);
@@ -90,7 +83,7 @@ TEST_F(install, denied_unlink_leaves_the_file)
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(install(variant->use_seccomp, &m) == 0);
+		CHILD_ASSERT(mask_install(variant->use_seccomp, &m) == 0);
 #ifdef __NR_unlink
 		CHILD_DENIED(syscall(__NR_unlink, self->file));
 #else
@@ -118,7 +111,7 @@ TEST_F(install, denied_write_writes_nothing)
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(install(variant->use_seccomp, &m) == 0);
+		CHILD_ASSERT(mask_install(variant->use_seccomp, &m) == 0);
 		CHILD_DENIED(syscall(__NR_write, fd, "denied", 6));
 		_exit(0);
 	}
@@ -151,7 +144,7 @@ TEST_F(install, unlisted_abi_gets_the_empty_mask)
 		char buf[4096], val[64];
 
 		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(install(variant->use_seccomp, &m) == 0);
+		CHILD_ASSERT(mask_install(variant->use_seccomp, &m) == 0);
 		CHILD_ASSERT(read_status(0, buf, sizeof(buf)) == 0);
 		CHILD_ASSERT(status_field(buf, self_is_compat() ?
 					  "Seccomp_mask" : "Seccomp_mask_compat",
@@ -189,12 +182,6 @@ TEST(get_seccomp_returns_3_in_mask_mode)
 }
 
 /* Privileges: no_new_privs or CAP_SYS_ADMIN, else EACCES. */
-static int install_as(bool use_seccomp, const struct mask *m)
-{
-	if (use_seccomp)
-		return mask_seccomp1(SELF_ARCH, m);
-	return mask_prctl(m);
-}
 
 FIXTURE(privilege) {};
 
@@ -284,11 +271,11 @@ TEST_F(privilege, cap_sys_admin_in_a_new_user_namespace_is_enough)
 		int ret;
 
 		CHILD_ASSERT(drop_cap_sys_admin() == 0);
-		ret = install_as(variant->use_seccomp, &m);
+		ret = mask_install(variant->use_seccomp, &m);
 		CHILD_ASSERT(ret == -1 && errno == EACCES);
 		if (unshare(CLONE_NEWUSER))
 			_exit(77);
-		ret = install_as(variant->use_seccomp, &m);
+		ret = mask_install(variant->use_seccomp, &m);
 		CHILD_ASSERT(ret == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
 		_exit(0);

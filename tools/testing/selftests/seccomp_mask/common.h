@@ -485,6 +485,14 @@ static inline int mask_seccomp1(__u32 arch, const struct mask *m)
 	return mask_seccomp(1, &arch, &m);
 }
 
+/* Install or tighten this program's ABI's mask, through either call. */
+static inline int mask_install(bool use_seccomp, const struct mask *m)
+{
+	if (use_seccomp)
+		return mask_seccomp1(SELF_ARCH, m);
+	return mask_prctl(m);
+}
+
 /* An allow-everything BPF filter (mode 2). */
 static inline int filter_allow_all(void)
 {

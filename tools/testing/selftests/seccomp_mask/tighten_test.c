@@ -22,13 +22,6 @@ FIXTURE_VARIANT_ADD(tighten, seccomp) {
 FIXTURE_SETUP(tighten) {}
 FIXTURE_TEARDOWN(tighten) {}
 
-static int set_mask(bool use_seccomp, const struct mask *m)
-{
-	if (use_seccomp)
-		return mask_seccomp1(SELF_ARCH, m);
-	return mask_prctl(m);
-}
-
 TEST_F(tighten, subset_works_and_is_enforced)
 {
 	struct mask old, new;
@@ -42,9 +35,9 @@ TEST_F(tighten, subset_works_and_is_enforced)
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(set_mask(variant->use_seccomp, &old) == 0);
+		CHILD_ASSERT(mask_install(variant->use_seccomp, &old) == 0);
 		CHILD_ASSERT(syscall(__NR_getppid) == getppid());
-		CHILD_ASSERT(set_mask(variant->use_seccomp, &new) == 0);
+		CHILD_ASSERT(mask_install(variant->use_seccomp, &new) == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
 		CHILD_DENIED(syscall(__NR_getppid));
 		_exit(0);
@@ -64,8 +57,8 @@ TEST_F(tighten, same_mask_again_works)
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(set_mask(variant->use_seccomp, &m) == 0);
-		CHILD_ASSERT(set_mask(variant->use_seccomp, &m) == 0);
+		CHILD_ASSERT(mask_install(variant->use_seccomp, &m) == 0);
+		CHILD_ASSERT(mask_install(variant->use_seccomp, &m) == 0);
 		_exit(0);
 	}
 	ASSERT_CHILD_OK(pid);
@@ -84,8 +77,8 @@ TEST_F(tighten, superset_fails_with_eperm_and_keeps_old_mask)
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(set_mask(variant->use_seccomp, &old) == 0);
-		CHILD_ASSERT(set_mask(variant->use_seccomp, &new) == -1 && errno == EPERM);
+		CHILD_ASSERT(mask_install(variant->use_seccomp, &old) == 0);
+		CHILD_ASSERT(mask_install(variant->use_seccomp, &new) == -1 && errno == EPERM);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
 		CHILD_DENIED(syscall(__NR_getppid));
 		_exit(0);
@@ -110,8 +103,8 @@ TEST_F(tighten, longer_mask_with_zero_extra_bits_works)
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(set_mask(variant->use_seccomp, &old) == 0);
-		CHILD_ASSERT(set_mask(variant->use_seccomp, &new) == 0);
+		CHILD_ASSERT(mask_install(variant->use_seccomp, &old) == 0);
+		CHILD_ASSERT(mask_install(variant->use_seccomp, &new) == 0);
 		CHILD_DENIED(syscall(__NR_getppid));
 		_exit(0);
 	}
@@ -133,8 +126,8 @@ TEST_F(tighten, longer_mask_with_a_set_extra_bit_fails_with_eperm)
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(set_mask(variant->use_seccomp, &old) == 0);
-		CHILD_ASSERT(set_mask(variant->use_seccomp, &new) == -1 && errno == EPERM);
+		CHILD_ASSERT(mask_install(variant->use_seccomp, &old) == 0);
+		CHILD_ASSERT(mask_install(variant->use_seccomp, &new) == -1 && errno == EPERM);
 		/* The old mask holds: NR_UNIMPLEMENTED is outside it. */
 		CHILD_DENIED(syscall(NR_UNIMPLEMENTED));
 		_exit(0);
@@ -158,10 +151,10 @@ TEST_F(tighten, shorter_mask_works_and_cuts_the_tail)
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(set_mask(variant->use_seccomp, &old) == 0);
+		CHILD_ASSERT(mask_install(variant->use_seccomp, &old) == 0);
 		CHILD_ASSERT(syscall(NR_UNIMPLEMENTED) == -1 &&
 			     errno == expected);
-		CHILD_ASSERT(set_mask(variant->use_seccomp, &new) == 0);
+		CHILD_ASSERT(mask_install(variant->use_seccomp, &new) == 0);
 		CHILD_DENIED(syscall(NR_UNIMPLEMENTED));
 		_exit(0);
 	}

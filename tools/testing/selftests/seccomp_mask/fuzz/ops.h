@@ -1,0 +1,600 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * seccomp_mask_fuzz: the operations of an attempt and what the contract demands of each:
+ * the generators of prctl() and seccomp() calls and of their neighbours.
+ *
+ * Part of seccomp_mask_fuzz.c, which includes the parts in this order:
+ * model.h, arena.h, ops.h, probes.h, child.h, runner.h, threads.h.
+ */
+#ifndef _SECCOMP_MASK_FUZZ_OPS_H
+#define _SECCOMP_MASK_FUZZ_OPS_H
+
+/* Operations. */
+
+enum optype {
+	OP_PRCTL_MASK, OP_SECCOMP_MASK, OP_FILTER, OP_STRICT, OP_GET, OP_NNP,
+	OP_DROPCAP, OP_BADMODE, OP_BADOP, NOPTYPES
+};
+
+static const char *const op_name[] = {
+	"prctl(PR_SET_SECCOMP, SECCOMP_MODE_MASK)", "seccomp(SECCOMP_SET_MODE_MASK)",
+	"prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, allow-all)", "strict mode",
+	"prctl(PR_GET_SECCOMP)", "prctl(PR_SET_NO_NEW_PRIVS)",
+	"capset(-CAP_SYS_ADMIN)", "prctl(PR_SET_SECCOMP, bad mode)",
+	"seccomp(bad op)",
+};
+
+#define MAXOPS 8
+#define MAXERR 6
+
+struct op {
+	int type, abi, how;
+	long nr;
+	long arg[5];
+	/* expectation */
+	bool death;		/* the mask denies this very call */
+	bool any_ret;		/* success: any return value >= 0 */
+	long ret;		/* success: this return value */
+	int nerr, err[MAXERR];	/* failure: one of these */
+};
+
+struct probe {
+	int abi, how;
+	long nr;
+	int kind;		/* 0 implemented, 1 unimplemented, 2 never allowed, 3 uretprobe */
+	bool allowed;
+};
+
+#define MAXPROBES 6
+
+/*
+ * What the child reports, without syscalls; shared with the parent. The
+ * int and long fields are written and read while other processes or
+ * threads run: every access goes through shm_get(), shm_set() or
+ * shm_inc(). The two strings are read only after their writer is gone.
+ */
+struct shm {
+	int started, done;	/* ops */
+	long ret[MAXOPS];
+	int at_checkpoint, go;
+	int self_len;
+	char self_status[4096];
+	int probes_started;
+	int p_started[MAXPROBES], p_returned[MAXPROBES], p_waited[MAXPROBES];
+	long p_ret[MAXPROBES];
+	int p_status[MAXPROBES];
+	/* threads phase */
+	int t_started[4], t_done[4];
+	long t_ret[4][MAXOPS];
+	int t_tid[4];
+	int t_release, t_ready;
+	int fork_execs, fork_bad, fork_badstatus, reads, read_bad;
+	char read_bad_line[256];
+};
+
+#define shm_get(p)	__atomic_load_n(p, __ATOMIC_ACQUIRE)
+#define shm_set(p, v)	__atomic_store_n(p, v, __ATOMIC_RELEASE)
+#define shm_inc(p)	__atomic_fetch_add(p, 1, __ATOMIC_SEQ_CST)
+
+struct attempt {
+	uint64_t seed;
+	int nops;
+	struct op ops[MAXOPS];
+	struct model before[MAXOPS + 1];	/* model before op i; [nops] = final */
+	int death;				/* index of the op that must kill, or -1 */
+	bool selfread;
+	bool use_fork;
+	int nprobes;
+	struct probe probes[MAXPROBES];
+	int exit_abi;
+	uint64_t status_path;			/* "/proc/self/status" in the arena */
+	char desc[MAXOPS][1024];
+};
+
+static struct shm *shm;
+static const char self_status_path[] = "/proc/self/status";
+
+/* The harness syscalls, for masks that let the child report and probe. */
+static void add_harness(uint8_t *m, int abi)
+{
+	const struct abi_nrs *n = &NR[abi];
+	int list[] = { n->prctl, n->seccomp, n->capset, n->openat, n->read, n->close,
+		       n->fork, n->wait4, n->exit_group, n->getpid };
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(list); i++)
+		setbit(m, list[i]);
+}
+
+/* The highest harness syscall number (i386 seccomp) + 1. */
+#define SAFE_NBITS	355
+
+static unsigned int pick_nbits(bool safe)
+{
+	static const unsigned int b[] = { 0, 1, 7, 8, 9, 63, 64, 65, 127, 128, 129, 255,
+		256, 463, 512, 1000, 1023, 1024, 1025, 2048, 65536, 0x7fffffff,
+		0x80000000, 0xffffffff };
+	unsigned int n;
+
+	if (safe) {
+		/* the threads must keep their harness syscalls */
+		n = chance(60) ? MAXB : chance(80) ? SAFE_NBITS + rn(MAXB - SAFE_NBITS + 1) :
+		    b[rn(ARRAY_SIZE(b))];
+		return n < SAFE_NBITS ? MAXB : n;
+	}
+	if (chance(45))
+		return MAXB;
+	if (chance(50))
+		return b[rn(ARRAY_SIZE(b))];
+	return rn(MAXB + 1);
+}
+
+/* Random mask bits for @abi, often a subset of the current mask. */
+static void gen_bits(uint8_t *out, const struct model *m, int abi, bool safe)
+{
+	unsigned int k = rn(10);
+
+	memset(out, 0, MASK_BYTES + 8);
+	if (m->masked && k < 5) {
+		/* a subset: keep each set bit with high probability */
+		unsigned int keep = chance(30) ? 100 : 90 + rn(10);
+
+		for (unsigned int i = 0; i < MAXB; i++)
+			if (bit(m->mask[abi], i) && rn(100) < keep)
+				setbit(out, i);
+	} else {
+		static const unsigned int dens[] = { 0, 2, 50, 98, 100 };
+		unsigned int d = dens[rn(5)];
+
+		for (unsigned int i = 0; i < MAXB; i++)
+			if (rn(100) < d)
+				setbit(out, i);
+		if (chance(70)) {
+			add_harness(out, NATIVE);
+			add_harness(out, abi);
+		}
+	}
+	if (safe) {
+		add_harness(out, ABI64);
+		add_harness(out, ABI32);
+		setbit(out, NR[NATIVE].futex);
+		setbit(out, NR[NATIVE].sched_yield);
+	}
+	/* garbage past the mask */
+	for (int i = MASK_BYTES; i < MASK_BYTES + 8; i++)
+		out[i] = rnd();
+}
+
+/* The mask the kernel must take from @bytes and @nbits (<= MAXB). */
+static void take_mask(uint8_t *dst, const uint8_t *bytes, unsigned int nbits)
+{
+	memset(dst, 0, MASK_BYTES);
+	for (unsigned int i = 0; i < nbits; i++)
+		if ((bytes[i / 8] >> (i % 8)) & 1)
+			setbit(dst, i);
+}
+
+/* Arches the mask mode must refuse. */
+static const uint32_t bad_arches[] = {
+	0, AUDIT_ARCH_AARCH64, AUDIT_ARCH_X86_64 ^ 1, AUDIT_ARCH_I386 | 0x80000000u,
+	0xffffffffu, 0x3e,
+};
+
+static void add_err(struct op *o, int e)
+{
+	for (int i = 0; i < o->nerr; i++)
+		if (o->err[i] == e)
+			return;
+	if (o->nerr < MAXERR)
+		o->err[o->nerr++] = e;
+}
+
+static const char *errname(int e)
+{
+	switch (e) {
+	case EINVAL:
+		return "EINVAL";
+	case EFAULT:
+		return "EFAULT";
+	case EPERM:
+		return "EPERM";
+	case EACCES:
+		return "EACCES";
+	case ENOMEM:
+		return "ENOMEM";
+	default:
+		return strerror(e);
+	}
+}
+
+/* Filter program and capset data, set up once per process in the arena. */
+struct fixed {
+	uint64_t fprog;		/* struct sock_fprog, native layout */
+	uint64_t caphdr, capdata;
+};
+
+#define D(...) (dp += snprintf(desc + dp, dp < 1024 ? 1024 - dp : 0, __VA_ARGS__))
+
+/*
+ * An action for prctl's fifth argument or seccomp_mask_set.action: mostly
+ * 0, sometimes SECCOMP_RET_KILL_PROCESS (the same), sometimes a value the
+ * contract refuses. The actions that change what a denied call does
+ * (trap, errno, log) are left to action_test.c: this model kills.
+ */
+static unsigned int gen_action(void)
+{
+	static const unsigned int bad[] = {
+		1, SECCOMP_RET_ALLOW, SECCOMP_RET_TRACE, SECCOMP_RET_USER_NOTIF,
+		SECCOMP_RET_TRACE | 1, SECCOMP_RET_ERRNO, SECCOMP_RET_ERRNO | 4096,
+		SECCOMP_RET_ERRNO | 0xffff, SECCOMP_RET_KILL_PROCESS | 1, 0x12345678,
+		0xffffffff, SECCOMP_RET_LOG | 1,
+	};
+
+	if (chance(90))
+		return chance(85) ? 0 : SECCOMP_RET_KILL_PROCESS;
+	return bad[rn(ARRAY_SIZE(bad))];
+}
+
+static bool action_valid(unsigned long action)
+{
+	return action == 0 || action == SECCOMP_RET_KILL_PROCESS;
+}
+
+/* A successful install: a first one denies every ABI it does not list. */
+static void model_install(struct model *m)
+{
+	if (!m->masked) {
+		memset(m->mask, 0, sizeof(m->mask));
+		m->masked = true;
+	}
+	if (m->mode == 0)
+		m->mode = 3;
+}
+
+/*
+ * Generate one operation for a task in state @m; fill in what the contract
+ * demands and update @m as the kernel must.
+ */
+static void gen_op(struct attempt *at, int i, struct model *m, const struct fixed *fx,
+		   bool safe)
+{
+	struct op *o = &at->ops[i];
+	char *desc = at->desc[i], wb[96], wb2[96];
+	int dp = 0, t, a;
+	bool low32;
+
+	memset(o, 0, sizeof(*o));
+	do {
+		unsigned int r = rn(100);
+
+		t = r < 30 ? OP_PRCTL_MASK : r < 65 ? OP_SECCOMP_MASK : r < 69 ? OP_FILTER :
+		    r < 72 ? OP_STRICT : r < 78 ? OP_GET : r < 86 ? OP_NNP :
+		    r < 90 ? OP_DROPCAP : r < 95 ? OP_BADMODE : OP_BADOP;
+		if (t == OP_STRICT && m->mode == 0)
+			continue;	/* strict mode would stop the child */
+		if (t == OP_NNP && m->nnp)
+			continue;
+		if (t == OP_DROPCAP && !m->cap)
+			continue;
+		if (safe && (t == OP_FILTER || t == OP_STRICT || t == OP_DROPCAP))
+			continue;
+		break;
+	} while (1);
+	if (i == 0 && chance(75))
+		t = OP_NNP;
+	o->type = t;
+
+	/* The ABI the call goes through. */
+	o->abi = NATIVE;
+	if (have_ia32 && chance(30))
+		o->abi = !NATIVE;
+	if (t == OP_FILTER || t == OP_DROPCAP)
+		o->abi = NATIVE;	/* struct layouts of the native ABI */
+	o->how = how_for(o->abi);
+#if X86_BUILD == 32
+	if (o->abi == ABI32 && chance(50))
+		o->how = H_VDSO;
+#endif
+	/* Direct pointer arguments must fit the registers of the call. */
+	low32 = o->abi == ABI32 || sizeof(long) == 4;
+
+	o->nr = (t == OP_SECCOMP_MASK || t == OP_BADOP) ? NR[o->abi].seccomp :
+		t == OP_DROPCAP ? NR[o->abi].capset : NR[o->abi].prctl;
+	if (t == OP_STRICT && chance(50))
+		o->nr = NR[o->abi].seccomp;
+	D("%s via %s (%s ABI, nr %ld)", op_name[t], how_name[o->how], abi_name[o->abi], o->nr);
+
+	if (safe && !allowed(m, o->abi, o->nr)) {
+		/* the threads phase must not die: the native masks allow the harness */
+		o->abi = NATIVE;
+		o->how = how_for(NATIVE);
+		o->nr = (t == OP_SECCOMP_MASK || t == OP_BADOP) ? NR[o->abi].seccomp :
+			NR[o->abi].prctl;
+		if (t == OP_STRICT && chance(50))
+			o->nr = NR[o->abi].seccomp;
+		low32 = o->abi == ABI32 || sizeof(long) == 4;
+		D(" -> via %s (%s ABI, nr %ld)", how_name[o->how], abi_name[o->abi], o->nr);
+	}
+	if (safe && !m->masked && t == OP_PRCTL_MASK && o->abi != NATIVE) {
+		o->abi = NATIVE;
+		o->how = how_for(NATIVE);
+		o->nr = NR[o->abi].prctl;
+		low32 = o->abi == ABI32 || sizeof(long) == 4;
+		D(" -> via %s (%s ABI, nr %ld)", how_name[o->how], abi_name[o->abi], o->nr);
+	}
+	if (!allowed(m, o->abi, o->nr)) {
+		o->death = true;
+		D(" -- denied by the %s mask: must kill", abi_name[o->abi]);
+	}
+
+	switch (t) {
+	case OP_PRCTL_MASK: {
+		uint8_t bytes[MASK_BYTES + 8], newm[MASK_BYTES];
+		unsigned long nbits = pick_nbits(safe);
+		unsigned long arg5 = gen_action();
+		int pos = pick_pos(true);
+		uint64_t blen = nbits <= MAXB ? (nbits + 7) / 8 : 64;
+		uint64_t bits;
+
+#if X86_BUILD == 64
+		if (o->abi == ABI64 && chance(5))
+			nbits |= 1UL << (32 + rn(31));
+#endif
+		gen_bits(bytes, m, o->abi, safe);
+		bits = place(&pos, blen ? blen : 1, low32, &a);
+		put(bits, bytes, blen);
+		if (o->abi == ABI32 && sizeof(long) == 8)
+			nbits = (uint32_t)nbits;
+		o->arg[0] = PR_SET_SECCOMP;
+		o->arg[1] = SECCOMP_MODE_MASK;
+		o->arg[2] = bits;
+		o->arg[3] = nbits;
+		o->arg[4] = arg5;
+		D(": bits=%#llx [%s] nbits=%lu arg5=%#lx", (unsigned long long)bits,
+		  where(bits, blen, wb, sizeof(wb)), nbits, arg5);
+		if (!action_valid(arg5))
+			add_err(o, EINVAL);
+		if (nbits > MAXB)
+			add_err(o, EINVAL);
+		else if (nbits && !readable(bits, blen))
+			add_err(o, EFAULT);
+		if (!m->nnp && !m->cap)
+			add_err(o, EACCES);
+		if (nbits <= MAXB && readable(bits, blen)) {
+			take_mask(newm, bytes, nbits);
+			if (m->masked && !subset(newm, m->mask[o->abi]))
+				add_err(o, EPERM);
+			if (!o->nerr) {
+				model_install(m);
+				memcpy(m->mask[o->abi], newm, MASK_BYTES);
+			}
+		}
+		break;
+	}
+	case OP_SECCOMP_MASK: {
+		struct seccomp_mask_set set;
+		struct seccomp_mask ent[2];
+		uint8_t bytes[2][MASK_BYTES + 8], newm[NABI][MASK_BYTES];
+		unsigned int flags = chance(90) ? 0 :
+				     (chance(50) ? 1u << rn(32) : (unsigned int)rnd());
+
+		/* TSYNC would give a worker's masks to the other workers */
+		if (safe)
+			flags &= ~SECCOMP_MASK_FLAG_TSYNC;
+		int spos = pick_pos(true), mpos = pick_pos(true), bpos[2];
+		uint64_t setp, masksp, blen[2];
+		unsigned int nent, e;
+		unsigned long listed = 0;
+		bool bad_ent = false, fault_ent = false;
+
+		memset(&set, 0, sizeof(set));
+		memset(ent, 0, sizeof(ent));
+		nent = 1 + (have_ia32 ? rn(2) : 0);
+		set.nr_masks = nent;
+		if (chance(15)) {
+			static const uint32_t nrs[] = { 0, 0, 2, 3, 4, 0x80000000u, 0xffffffffu,
+							0x10000000u };
+
+			set.nr_masks = nrs[rn(8)];
+		}
+		if (set.nr_masks >= 1 && set.nr_masks <= 2)
+			nent = set.nr_masks;
+		set.action = gen_action();
+		for (e = 0; e < 2; e++) {
+			int which = e == 0 ? (have_ia32 ? rn(2) : 0) : !ent[0].arch ? 0 :
+				    (ent[0].arch == abi_arch[ABI64] ? ABI32 : ABI64);
+			unsigned int nb = pick_nbits(safe);
+
+			if (safe && e == 0)
+				which = NATIVE;	/* a first install keeps the harness */
+			ent[e].arch = abi_arch[which];
+			if (e == 1 && chance(12))
+				ent[e].arch = ent[0].arch;	/* duplicate */
+			if (chance(7) && !(safe && e == 0))
+				ent[e].arch = bad_arches[rn(ARRAY_SIZE(bad_arches))];
+			ent[e].nbits = nb;
+			blen[e] = nb <= MAXB ? (nb + 7) / 8 : 64;
+			{
+				int eabi = ent[e].arch == abi_arch[ABI32] ? ABI32 : ABI64;
+
+				gen_bits(bytes[e], m, eabi, safe);
+			}
+			bpos[e] = pick_pos(true);
+			ent[e].bits = place(&bpos[e], blen[e] ? blen[e] : 1, false, &a);
+			put(ent[e].bits, bytes[e], blen[e]);
+		}
+		{
+			uint64_t mlen = 16 * (set.nr_masks >= 1 && set.nr_masks <= 2 ?
+					       set.nr_masks : 2);
+
+			masksp = place(&mpos, mlen, false, &a);
+			set.masks = masksp;
+			put(masksp, ent, mlen);
+			setp = place(&spos, sizeof(set), low32, &a);
+			put(setp, &set, sizeof(set));
+
+			o->arg[0] = SECCOMP_SET_MODE_MASK;
+			o->arg[1] = flags;
+			o->arg[2] = setp;
+			D(": flags=%#x set=%#llx [%s] {nr_masks=%u action=%#x masks=%#llx [%s]}",
+			  flags, (unsigned long long)setp, where(setp, 16, wb, sizeof(wb)),
+			  set.nr_masks, set.action, (unsigned long long)masksp,
+			  where(masksp, mlen, wb2, sizeof(wb2)));
+			for (e = 0; e < 2; e++)
+				D(" masks[%u]={arch=%#x nbits=%u bits=%#llx [%s]}", e, ent[e].arch,
+				  ent[e].nbits, (unsigned long long)ent[e].bits,
+				  where(ent[e].bits, blen[e], wb, sizeof(wb)));
+
+			/* the process is single-threaded: TSYNC changes nothing */
+			if (flags & ~SECCOMP_MASK_FLAG_TSYNC)
+				add_err(o, EINVAL);
+			if (!readable(setp, sizeof(set))) {
+				add_err(o, EFAULT);
+				break;
+			}
+			if (!action_valid(set.action))
+				add_err(o, EINVAL);
+			if (!set.nr_masks || set.nr_masks > (unsigned int)nabis) {
+				add_err(o, EINVAL);
+				break;
+			}
+			if (!readable(masksp, mlen)) {
+				add_err(o, EFAULT);
+				break;
+			}
+		}
+		memset(newm, 0, sizeof(newm));
+		for (e = 0; e < nent; e++) {
+			int abi = -1;
+
+			if (ent[e].arch == abi_arch[ABI64])
+				abi = ABI64;
+			else if (ent[e].arch == abi_arch[ABI32] && have_ia32)
+				abi = ABI32;
+			if (abi < 0 || (listed & (1u << abi)) || ent[e].nbits > MAXB) {
+				bad_ent = true;
+				if (abi >= 0)
+					listed |= 1u << abi;
+				continue;
+			}
+			listed |= 1u << abi;
+			if (ent[e].nbits && !readable(ent[e].bits, blen[e])) {
+				fault_ent = true;
+				continue;
+			}
+			take_mask(newm[abi], bytes[e], ent[e].nbits);
+		}
+		if (bad_ent)
+			add_err(o, EINVAL);
+		if (fault_ent)
+			add_err(o, EFAULT);
+		if (!m->nnp && !m->cap)
+			add_err(o, EACCES);
+		if (bad_ent || fault_ent)
+			break;
+		if (m->masked)
+			for (int abi = 0; abi < NABI; abi++)
+				if ((listed & (1u << abi)) && !subset(newm[abi], m->mask[abi]))
+					add_err(o, EPERM);
+		if (!o->nerr) {
+			model_install(m);
+			for (int abi = 0; abi < NABI; abi++)
+				if (listed & (1u << abi))
+					memcpy(m->mask[abi], newm[abi], MASK_BYTES);
+		}
+		break;
+	}
+	case OP_FILTER:
+		o->arg[0] = PR_SET_SECCOMP;
+		o->arg[1] = SECCOMP_MODE_FILTER;
+		o->arg[2] = fx->fprog;
+		/* version 2: a filter stacks on masks; the mode becomes 2 */
+		if (!m->nnp && !m->cap)
+			add_err(o, EACCES);
+		if (!o->nerr) {
+			m->mode = 2;
+			m->nfilters++;
+		}
+		break;
+	case OP_STRICT:
+		if (o->nr == NR[o->abi].seccomp) {
+			o->arg[0] = SECCOMP_SET_MODE_STRICT;
+			D(": seccomp(SECCOMP_SET_MODE_STRICT, 0, NULL)");
+		} else {
+			o->arg[0] = PR_SET_SECCOMP;
+			o->arg[1] = SECCOMP_MODE_STRICT;
+			D(": prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT)");
+		}
+		add_err(o, EINVAL);	/* only generated in mode 2 or 3 */
+		break;
+	case OP_GET:
+		o->arg[0] = PR_GET_SECCOMP;
+		o->ret = m->mode;
+		break;
+	case OP_NNP:
+		o->arg[0] = PR_SET_NO_NEW_PRIVS;
+		o->arg[1] = 1;
+		m->nnp = true;
+		break;
+	case OP_DROPCAP:
+		o->arg[0] = fx->caphdr;
+		o->arg[1] = fx->capdata;
+		m->cap = false;
+		break;
+	case OP_BADMODE: {
+		static const long modes[] = { 0, 4, 5, 16, 0x7fffffff, -1 };
+
+		o->arg[0] = PR_SET_SECCOMP;
+		o->arg[1] = modes[rn(6)];
+		if (low32)
+			o->arg[1] = (uint32_t)o->arg[1];
+		o->arg[2] = low32 ? (long)(uint32_t)rnd() : (long)rnd();
+		o->arg[3] = rn(2048);
+		D(": mode=%#lx arg3=%#lx arg4=%#lx", o->arg[1], o->arg[2], o->arg[3]);
+		add_err(o, EINVAL);
+		break;
+	}
+	case OP_BADOP: {
+		static const long ops[] = { 5, 6, 7, 64, 0x7fffffff, 0xffffffff };
+
+		o->arg[0] = ops[rn(6)];
+		o->arg[1] = 0;
+		o->arg[2] = 0;
+		D(": op=%#lx", o->arg[0]);
+		add_err(o, EINVAL);
+		break;
+	}
+	}
+	if (o->death)
+		return;
+	if (o->nerr) {
+		D(" => contract: ");
+		for (int k = 0; k < o->nerr; k++)
+			D("%s%s", k ? " or " : "", errname(o->err[k]));
+	} else {
+		D(" => contract: success");
+		if (t == OP_GET)
+			D(" returning %ld", o->ret);
+	}
+}
+
+static long run_op(const struct op *o)
+{
+	return do_sys(o->abi, o->how, o->nr, o->arg[0], o->arg[1], o->arg[2], o->arg[3],
+		      o->arg[4]);
+}
+
+/* Does @ret match what @o demands? */
+static bool op_ok(const struct op *o, long ret)
+{
+	if (o->nerr) {
+		for (int k = 0; k < o->nerr; k++)
+			if (ret == -o->err[k])
+				return true;
+		return false;
+	}
+	if (o->type == OP_GET)
+		return ret == o->ret;
+	return ret == 0;
+}
+
+#endif /* _SECCOMP_MASK_FUZZ_OPS_H */
