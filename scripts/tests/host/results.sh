@@ -45,4 +45,12 @@ check "check-unpatched: mask tests that pass -> FAIL (exit 1)" \
 FAKE_QEMU=early cu
 check "check-unpatched: a guest without status proves nothing -> FAIL" \
 	eval '[ "$RC" = 1 ] && tail -n1 "$TMPD/cu.out" | grep -q "^check-unpatched: FAIL: the guest run did not complete (nostatus"'
+# scripts/guest-run returns the guest command's own status (make run can't).
+mkdir -p "$TMPD/bin" "$BUILD_DIR/obj/arch/x86/boot"
+printf '#!/bin/sh\nexit 0\n' > "$TMPD/bin/make"; chmod +x "$TMPD/bin/make"
+cp "$KIMG" "$BUILD_DIR/obj/arch/x86/boot/bzImage"; cp "$INITRD" "$BUILD_DIR/initramfs.cpio.gz"
+RC=0; PATH=$TMPD/bin:$PATH FAKE_QEMU_STATUS=3 "$ROOT/scripts/guest-run" 'exit 3' > /dev/null 2>&1 || RC=$?
+check "guest-run: exits with the command's status (3)" [ "$RC" = 3 ]
+RC=0; PATH=$TMPD/bin:$PATH FAKE_QEMU=early "$ROOT/scripts/guest-run" true > /dev/null 2>&1 || RC=$?
+check "guest-run: a guest without status -> 125" [ "$RC" = 125 ]
 finish
