@@ -419,10 +419,10 @@ TEST(mask_over_strict_is_killed_by_strict_mode)
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT,
 				   0, 0, 0) == 0);
-		mask_prctl(&m);
+		CHILD_DENIED(mask_prctl(&m));
 		syscall(__NR_exit, 0);
 	}
-	ASSERT_CHILD_KILLED(pid, SIGKILL);
+	ASSERT_CHILD_KILLED_AT(pid, SIGKILL);
 }
 
 /*
