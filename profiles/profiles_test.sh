@@ -5,17 +5,34 @@
 # For every profile NAME in $PROFILE_DIR (default: the directory of
 # workloads.sh, /profiles in the guest):
 #   NAME_output_matches        the workload wl_NAME run under
-#                              mask-exec --allow <profile> gives the same
+#                              mask-exec --profile <profile> gives the same
 #                              stdout, stderr and exit status as unmasked
 #                              (gzip: the .gz files and the round trip are
 #                              compared byte for byte)
 #   NAME_killed_without_SYSC   the same with the profile's "# needed:"
 #                              syscall removed ends by SIGSYS
-# plus four checks of mask-exec itself (--print, an unknown name, a name of
-# the other ABI, PROG's exit status).
+#   NAME_learned               the workload run under mask-exec --learn
+#                              gives the unmasked stdout and exit status and
+#                              a profile, with no audit record lost
+#   NAME_learned_profile_kill  the workload under the learned profile with
+#                              --action kill: the unmasked stdout, stderr
+#                              and exit status
+#   NAME_stacked_on_filter     the workload under its profile, inside a
+#                              process already confined by a container-style
+#                              BPF filter (mask-exec --deny-filter with
+#                              $CONTAINER_DENY): the unmasked results
+# plus checks of mask-exec itself (--print, profile and name errors, PROG's
+# exit status, --action errno, and a mask stacked on a filter: /proc, the
+# filter's errno for what the mask allows, the mask's kill first).
+#
+# A kernel without the mask mode (or without version 2 of it: actions,
+# stacking, the log action --learn needs) makes the tests that need it
+# SKIP, or fail when SECCOMP_MASK_REQUIRED=1 (set by the harness when the
+# kernel is built with CONFIG_SECCOMP_MASK=y).
 # Installed by profiles/guest-files as /kselftest/mask_profiles/.
 P=${PROFILE_DIR:-/profiles}
 W=${WORK_DIR:-/tmp/mask-profiles}
+REQUIRED=${SECCOMP_MASK_REQUIRED:-0}
 . "$P/workloads.sh"
 
 n=0
@@ -26,28 +43,61 @@ diag() { sed 's/^/# /'; }
 same() { cmp "$1" "$2" > "$W/cmp.out" 2>&1 || { diag < "$W/cmp.out"; return 1; }; }
 needed() { sed -n 's/^# needed: *\([a-z0-9_]*\).*/\1/p' "$P/$1.profile"; }
 check() { if [ "$1" = 0 ]; then ok "$2"; else not_ok "$2"; fi; }
+# missing TEST REASON: SKIP, or not ok when the mask mode is required.
+missing() {
+	if [ "$REQUIRED" = 1 ]; then
+		not_ok "$1 # $2 (SECCOMP_MASK_REQUIRED=1)"
+	else
+		ok "$1 # SKIP $2"
+	fi
+}
+# The names of a profile (x86-64 part) without comments and blank lines.
+names() { sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$1"; }
+# section FILE ABI: the names of one section of a learned profile.
+section() {
+	names "$1" | awk -v s="[$2]" '/^\[/ { on = $0 == s; next } on'
+}
+# status_is WANT GOT: say what differs.
+status_is() {
+	[ "$2" = "$1" ] && return 0
+	echo "status $2, expected $1" | diag
+	[ "$2" -gt 128 ] && echo "killed by signal $(($2 - 128))" | diag
+	return 1
+}
+# learn_into FILE PROG...: PROG under mask-exec --learn, its profile added
+# to FILE (a workload may run several programs).
+learn_into() {
+	lf=$1
+	shift
+	mask-exec --learn "$lf.part" -- "$@"
+	lr=$?
+	[ -f "$lf.part" ] && cat "$lf.part" >> "$lf" && rm -f "$lf.part"
+	return $lr
+}
 
 profiles=
 for p in $PROFILES; do
 	[ -f "$P/$p.profile" ] && profiles="$profiles $p"
 done
 set -- $profiles
+fixed=9
 echo "TAP version 13"
-echo "1..$((4 + 2 * $#))"
+echo "1..$((fixed + 5 * $#))"
 
 if ! command -v mask-exec > /dev/null; then
 	i=0
-	while [ $i -lt $((4 + 2 * $#)) ]; do
-		ok "mask_profiles # SKIP mask-exec is not installed"
+	while [ $i -lt $((fixed + 5 * $#)) ]; do
+		missing mask_profiles "mask-exec is not installed"
 		i=$((i + 1))
 	done
-	exit 0
+	exit $((failed != 0))
 fi
 setup_workdir "$W"
 
 # --print: the /proc list format, no program run.
-out=$(mask-exec --print --allow read,write,open,close,15,39,60-62 --allow-compat 1 2>&1)
-exp=$(printf 'Seccomp_mask:\t0-3,15,39,60-62\nSeccomp_mask_compat:\t1')
+out=$(mask-exec --print --allow read,write,open,close,15,39,60-62 --allow-compat 1 \
+	--action errno=38 2>&1)
+exp=$(printf 'Seccomp_mask:\t0-3,15,39,60-62\nSeccomp_mask_compat:\t1\nSeccomp_mask_action:\terrno 38')
 [ "$out" = "$exp" ]
 r=$?
 [ $r = 0 ] || echo "$out" | diag
@@ -68,42 +118,115 @@ echo "$out" | diag
 [ $r = 125 ] && echo "$out" | grep -q "'mmap2' is not an x86_64 syscall; it is i386 syscall 192"
 check $? mask_exec_other_abi_name
 
-# Does this kernel have the mask mode at all?
+# A profile: both sections read, errors named by file and line.
+printf 'read, write # a comment\n\n[i386]\nexit 3-4\n[x86_64]\nclose\n' > "$W/good.profile"
+printf 'read\nmmap2\n[i386]\nwrite\n[x32]\n' > "$W/bad.profile"
+out=$(mask-exec --print --names --profile "$W/good.profile" 2>&1)
+exp=$(printf 'Seccomp_mask:\tread,write,close\nSeccomp_mask_compat:\texit,read,write\nSeccomp_mask_action:\tkill_process')
+r=0
+[ "$out" = "$exp" ] || { echo "$out" | diag; r=1; }
+out=$(mask-exec --profile "$W/bad.profile" -- true 2>&1)
+rb=$?
+echo "$out" | diag
+[ $rb = 125 ] && echo "$out" | grep -q "bad.profile:2: 'mmap2' is not an x86_64 syscall" &&
+	echo "$out" | grep -q "bad.profile:5: '\[x32\]' is not" || r=1
+check $r mask_exec_profile_format
+
+# Does this kernel have the mask mode at all, and version 2 of it?
 mask-exec --allow execve,exit_group,exit -- true 2> "$W/probe.err"
 r=$?
+v2=1
+mask-exec --action errno=1 --profile "$P/sh.profile" -- true 2> "$W/probe2.err"
+[ $? != 125 ] || v2=0
 if [ $r = 125 ]; then
 	diag < "$W/probe.err"
-	ok "mask_exec_exit_status # SKIP mask-exec cannot install a mask"
+	why="mask-exec cannot install a mask"
+	for t in mask_exec_exit_status mask_exec_action_errno mask_exec_stacked_status \
+		mask_exec_filter_errno_under_mask mask_exec_mask_before_filter; do
+		missing "$t" "$why"
+	done
 	for p; do
-		ok "${p}_output_matches # SKIP mask-exec cannot install a mask"
-		ok "${p}_killed_without_$(needed "$p") # SKIP mask-exec cannot install a mask"
+		for t in output_matches "killed_without_$(needed "$p")" learned \
+			learned_profile_kill stacked_on_filter; do
+			missing "${p}_$t" "$why"
+		done
 	done
 	exit $((failed != 0))
 fi
+[ $v2 = 1 ] || diag < "$W/probe2.err"
+v2why="the kernel has version 1 of the mask mode (no actions, no stacking)"
 
 # PROG's exit status is mask-exec's.
-mask-exec --allow "$(sed 's/#.*//' "$P/sh.profile")" -- sh -c 'exit 7'
+mask-exec --profile "$P/sh.profile" -- sh -c 'exit 7'
 r=$?
-[ $r = 7 ] || echo "status $r, expected 7" | diag
-[ $r = 7 ]
+status_is 7 $r
 check $? mask_exec_exit_status
 
+cat_list=$(names "$P/cat.profile")
+if [ $v2 = 1 ]; then
+	# --action errno=38: cat without openat fails to open with ENOSYS.
+	mask-exec --allow "$(echo "$cat_list" | grep -vx openat)" --action errno=38 -- \
+		cat "$W/input" > "$W/errno.out" 2> "$W/errno.err"
+	r=$?
+	diag < "$W/errno.err"
+	status_is 1 $r && [ ! -s "$W/errno.out" ] &&
+		grep -q 'Function not implemented' "$W/errno.err"
+	check $? mask_exec_action_errno
+
+	# A mask over a container-style filter: mode 2, one filter, the mask.
+	mask-exec --deny-filter "$CONTAINER_DENY" -- \
+		mask-exec --profile "$P/cat.profile" --action kill -- \
+		cat /proc/self/status > "$W/status.out" 2> "$W/status.err"
+	r=$?
+	diag < "$W/status.err"
+	status_is 0 $r &&
+		grep -q "^Seccomp:	2$" "$W/status.out" &&
+		grep -q "^Seccomp_filters:	1$" "$W/status.out" &&
+		grep -q "^Seccomp_mask:	[0-9]" "$W/status.out" &&
+		grep -q "^Seccomp_mask_action:	kill_process$" "$W/status.out"
+	r=$?
+	[ $r = 0 ] || grep '^Seccomp' "$W/status.out" | diag
+	check $r mask_exec_stacked_status
+
+	# What the mask allows goes on to the filter: openat fails with EPERM.
+	# (--allow: the inner mask-exec could not open a profile.)
+	mask-exec --deny-filter openat -- mask-exec --allow "$cat_list" --action kill -- \
+		cat "$W/input" > "$W/filt.out" 2> "$W/filt.err"
+	r=$?
+	diag < "$W/filt.err"
+	status_is 1 $r && [ ! -s "$W/filt.out" ] &&
+		grep -q 'Operation not permitted' "$W/filt.err"
+	check $? mask_exec_filter_errno_under_mask
+
+	# What the mask denies never reaches the filter: killed, not EPERM.
+	mask-exec --deny-filter getdents64 -- \
+		mask-exec --allow "$(names "$P/ls.profile" | grep -vx getdents64)" --action kill -- \
+		ls "$W/dir" > /dev/null 2> "$W/first.err"
+	r=$?
+	diag < "$W/first.err"
+	status_is 159 $r
+	check $? mask_exec_mask_before_filter
+else
+	for t in mask_exec_action_errno mask_exec_stacked_status \
+		mask_exec_filter_errno_under_mask mask_exec_mask_before_filter; do
+		missing "$t" "$v2why"
+	done
+fi
+
 for p; do
-	list=$(sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$P/$p.profile")
+	list=$(names "$P/$p.profile")
 	needed=$(needed "$p")
 
 	"wl_$p" plain > "$W/$p.plain" 2> "$W/$p.plain.err"
 	rp=$?
-	"wl_$p" masked mask-exec --allow "$list" -- > "$W/$p.masked" 2> "$W/$p.masked.err"
+	"wl_$p" masked mask-exec --profile "$P/$p.profile" -- > "$W/$p.masked" 2> "$W/$p.masked.err"
 	rm=$?
 	r=0
 	if [ $rp != 0 ] || [ ! -s "$W/$p.plain" ]; then
 		echo "unmasked run failed (status $rp) or printed nothing" | diag
 		r=1
 	fi
-	if [ $rm != $rp ]; then
-		echo "status $rm under the mask, $rp without" | diag
-		[ $rm -gt 128 ] && echo "killed by signal $((rm - 128))" | diag
+	if ! status_is $rp $rm; then
 		dmesg | grep 'type=1326' | tail -n 1 | diag
 		r=1
 	fi
@@ -118,18 +241,84 @@ for p; do
 
 	if [ -z "$needed" ] || ! echo "$list" | grep -qx "$needed"; then
 		not_ok "${p}_killed_without_$needed # profile has no '# needed:' syscall of its list"
+	else
+		echo "$list" | grep -vx "$needed" > "$W/$p.cut.profile"
+		"wl_$p" cut mask-exec --profile "$W/$p.cut.profile" -- > /dev/null 2> "$W/$p.cut.err"
+		r=$?
+		if [ $r = 159 ]; then
+			echo "without $needed: killed by SIGSYS (status 159)" | diag
+			check 0 "${p}_killed_without_$needed"
+		else
+			echo "without $needed: status $r, expected 159 (SIGSYS)" | diag
+			diag < "$W/$p.cut.err"
+			check 1 "${p}_killed_without_$needed"
+		fi
+	fi
+
+	if [ $v2 != 1 ]; then
+		for t in learned learned_profile_kill stacked_on_filter; do
+			missing "${p}_$t" "$v2why"
+		done
 		continue
 	fi
-	less=$(echo "$list" | grep -vx "$needed")
-	"wl_$p" cut mask-exec --allow "$less" -- > /dev/null 2> "$W/$p.cut.err"
-	r=$?
-	if [ $r = 159 ]; then
-		echo "without $needed: killed by SIGSYS (status 159)" | diag
-		check 0 "${p}_killed_without_$needed"
-	else
-		echo "without $needed: status $r, expected 159 (SIGSYS)" | diag
-		diag < "$W/$p.cut.err"
-		check 1 "${p}_killed_without_$needed"
+
+	# Learn the workload: it runs as unmasked, and gives a profile.
+	lp=$W/$p.learned.profile
+	rm -f "$lp"
+	"wl_$p" learn learn_into "$lp" > "$W/$p.learn" 2> "$W/$p.learn.err"
+	rl=$?
+	r=0
+	status_is $rp $rl || r=1
+	same "$W/$p.plain" "$W/$p.learn" || r=1
+	[ "$p" != gzip ] || same "$W/plain.gz" "$W/learn.gz" || r=1
+	grep 'mask-exec:' "$W/$p.learn.err" | diag
+	if ! grep -q 'audit records, 0 lost$' "$W/$p.learn.err" ||
+	   grep 'mask-exec:' "$W/$p.learn.err" | grep -vq 'audit records, 0 lost$'; then
+		r=1
 	fi
+	[ -s "$lp" ] || { echo "no profile learned" | diag; r=1; }
+	if [ $r = 0 ]; then
+		native=$(section "$lp" x86_64 | sort -u)
+		echo "learned x86_64: $(echo "$native" | wc -l) syscalls," \
+			"i386: $(section "$lp" i386 | sort -u | wc -l);" \
+			"not in $p.profile: $(echo "$native" | grep -vxF "$list" | tr '\n' ' ')" \
+			"; in $p.profile only: $(echo "$list" | grep -vxF "$native" | tr '\n' ' ')" |
+			diag
+	fi
+	check $r "${p}_learned"
+
+	# The learned profile with the kill action: the same results.
+	"wl_$p" lkill mask-exec --profile "$lp" --action kill -- > "$W/$p.lkill" 2> "$W/$p.lkill.err"
+	rk=$?
+	r=0
+	if [ ! -s "$lp" ]; then
+		echo "no learned profile" | diag
+		r=1
+	elif ! status_is $rp $rk; then
+		dmesg | grep 'type=1326' | tail -n 1 | diag
+		r=1
+	fi
+	same "$W/$p.plain" "$W/$p.lkill" || r=1
+	same "$W/$p.plain.err" "$W/$p.lkill.err" || r=1
+	if [ "$p" = gzip ]; then
+		same "$W/plain.gz" "$W/lkill.gz" || r=1
+	fi
+	diag < "$W/$p.lkill.err"
+	check $r "${p}_learned_profile_kill"
+
+	# Stacked on a container-style filter that the process already has.
+	"wl_$p" stacked mask-exec --deny-filter "$CONTAINER_DENY" -- \
+		mask-exec --profile "$P/$p.profile" --action kill -- \
+		> "$W/$p.stacked" 2> "$W/$p.stacked.err"
+	rs=$?
+	r=0
+	status_is $rp $rs || r=1
+	same "$W/$p.plain" "$W/$p.stacked" || r=1
+	same "$W/$p.plain.err" "$W/$p.stacked.err" || r=1
+	if [ "$p" = gzip ]; then
+		same "$W/plain.gz" "$W/stacked.gz" || r=1
+	fi
+	diag < "$W/$p.stacked.err"
+	check $r "${p}_stacked_on_filter"
 done
 exit $((failed != 0))
