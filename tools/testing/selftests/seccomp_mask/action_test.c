@@ -1,0 +1,602 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Seccomp mask mode, version 2: what a denied call gets under each action
+ * (0 or SECCOMP_RET_KILL_PROCESS, TRAP, ERRNO | e, LOG), set through
+ * prctl() and seccomp(2), for a call through either x86 ABI; the actions
+ * that are EINVAL; how a tightening may change the action; the
+ * Seccomp_mask_action line of /proc/<pid>/status.
+ *
+ * The denied call is a one-byte write() to a pipe: whether the byte is
+ * there afterwards tells whether the call ran.
+ */
+
+#include <pthread.h>
+
+#include "common.h"
+
+#ifdef X86_BUILD
+
+/* The pipe the denied write goes to; the byte is below 4 GiB. */
+struct target {
+	int rd;
+	int wr;
+	char *buf;
+};
+
+static int write_nr(__u32 arch)
+{
+	return arch == ARCH_X86_64 ? NR64_write : NR32_write;
+}
+
+static bool target_open(struct target *t)
+{
+	int fds[2];
+
+#if X86_BUILD == 64
+	t->buf = low_page();
+#else
+	t->buf = malloc(1);
+#endif
+	if (!t->buf || pipe2(fds, O_NONBLOCK | O_CLOEXEC))
+		return false;
+	t->buf[0] = 'm';
+	t->rd = fds[0];
+	t->wr = fds[1];
+	return true;
+}
+
+static void target_close(struct target *t)
+{
+	close(t->rd);
+	close(t->wr);
+#if X86_BUILD == 64
+	munmap(t->buf, 4096);
+#else
+	free(t->buf);
+#endif
+}
+
+/* Did a write reach the pipe? Empties it. */
+static bool target_written(struct target *t)
+{
+	char c;
+
+	return read(t->rd, &c, 1) == 1;
+}
+
+/* The write the mask denies, through @arch; -errno on failure. */
+static long denied_write(struct target *t, __u32 arch)
+{
+	return abi_call(arch, NR64_write, NR32_write, t->wr, (long)t->buf, 1);
+}
+
+/*
+ * Deny write in both ABIs with @action: through prctl() this program's
+ * ABI only (the other one gets the empty mask), through seccomp(2) both
+ * ABIs when @both.
+ */
+static int deny_write(bool via_seccomp, bool both, unsigned long action)
+{
+	const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
+	struct mask own, other;
+	const struct mask *m[2] = { &own, &other };
+
+	mask_all_but(&own, write_nr(SELF_ARCH));
+	mask_all_but(&other, write_nr(OTHER_ARCH));
+	if (!via_seccomp)
+		return mask_prctl_action(&own, action);
+	return mask_seccomp_set(0, action, both ? 2 : 1, arch, m);
+}
+
+static bool is_kill(__u32 action)
+{
+	return action == 0 || action == SECCOMP_RET_KILL_PROCESS;
+}
+
+/*
+ * In a child under a mask that denies write with @action: make the
+ * denied write through @arch and check what became of it. Returns only
+ * when the action lets the process live, and then exits 0.
+ */
+static void denied_write_takes(struct target *t, __u32 arch, __u32 action)
+{
+	long ret;
+
+	CHILD_ASSERT(catch_sigsys() == 0);
+	CHILD_DENIED(denied_write(t, arch));
+	ret = child_report->denied_ret;
+	switch (action & SECCOMP_RET_ACTION_FULL) {
+	case SECCOMP_RET_TRAP:
+		/* Skipped; SIGSYS to this thread, which goes on. */
+		CHILD_ASSERT(sigsys_seen.count == 1);
+		CHILD_ASSERT(sigsys_seen.code == SYS_SECCOMP);
+		CHILD_ASSERT(sigsys_seen.nr == write_nr(arch));
+		CHILD_ASSERT(sigsys_seen.arch == arch);
+		CHILD_ASSERT(sigsys_seen.err == 0);
+		CHILD_ASSERT(sigsys_seen.tid == syscall(__NR_gettid));
+		CHILD_ASSERT(!target_written(t));
+		break;
+	case SECCOMP_RET_ERRNO:
+		/* Skipped, returns -e, no signal. */
+		CHILD_ASSERT(ret == -(long)(action & SECCOMP_RET_DATA));
+		CHILD_ASSERT(sigsys_seen.count == 0);
+		CHILD_ASSERT(!target_written(t));
+		break;
+	case SECCOMP_RET_LOG:
+		/* Runs. */
+		CHILD_ASSERT(ret == 1);
+		CHILD_ASSERT(sigsys_seen.count == 0);
+		CHILD_ASSERT(target_written(t));
+		break;
+	default:
+		CHILD_ASSERT(!"the denied write did not kill the process");
+	}
+	_exit(0);
+}
+
+/* In the parent: how the child of denied_write_takes() must have ended. */
+static void assert_denied_write_took(struct __test_metadata *const _metadata,
+				     pid_t pid, struct target *t,
+				     __u32 action)
+{
+	if (is_kill(action)) {
+		/* Killed in the denied write, which did not run. */
+		ASSERT_CHILD_DENIED(pid);
+		EXPECT_FALSE(target_written(t));
+	} else {
+		ASSERT_CHILD_OK(pid);
+	}
+}
+
+/* Every action, set through either entry, for a call through either ABI. */
+FIXTURE(action) {
+	struct target t;
+};
+
+FIXTURE_VARIANT(action) {
+	bool via_seccomp;
+	bool other_abi;
+};
+
+FIXTURE_VARIANT_ADD(action, prctl_own_abi) {
+	.via_seccomp = false,
+	.other_abi = false,
+};
+
+FIXTURE_VARIANT_ADD(action, seccomp_own_abi) {
+	.via_seccomp = true,
+	.other_abi = false,
+};
+
+FIXTURE_VARIANT_ADD(action, prctl_other_abi) {
+	.via_seccomp = false,
+	.other_abi = true,
+};
+
+FIXTURE_VARIANT_ADD(action, seccomp_other_abi) {
+	.via_seccomp = true,
+	.other_abi = true,
+};
+
+FIXTURE_SETUP(action)
+{
+	if (!require_mask(_metadata))
+		return;
+	if (variant->other_abi && !other_abi_available())
+		SKIP(return, "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
+	ASSERT_TRUE(target_open(&self->t));
+}
+
+FIXTURE_TEARDOWN(action)
+{
+	if (self->t.buf)
+		target_close(&self->t);
+}
+
+static void check_action(struct __test_metadata *const _metadata,
+			 struct target *t, bool via_seccomp, bool other_abi,
+			 __u32 action)
+{
+	__u32 arch = other_abi ? OTHER_ARCH : SELF_ARCH;
+	bool both = via_seccomp && other_abi_available();
+	pid_t pid;
+
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(deny_write(via_seccomp, both, action) == 0);
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
+		CHILD_ASSERT(status_shows_action(0, action));
+		/* The mask of the ABI of the call decides: getpid runs. */
+		if (both)
+			CHILD_ASSERT(abi_call(arch, NR64_getpid, NR32_getpid,
+					      0, 0, 0) == getpid());
+		denied_write_takes(t, arch, action);
+	}
+	assert_denied_write_took(_metadata, pid, t, action);
+}
+
+TEST_F(action, zero_kills_the_process)
+{
+	check_action(_metadata, &self->t, variant->via_seccomp,
+		     variant->other_abi, 0);
+}
+
+TEST_F(action, kill_process_kills_the_process)
+{
+	check_action(_metadata, &self->t, variant->via_seccomp,
+		     variant->other_abi, SECCOMP_RET_KILL_PROCESS);
+}
+
+TEST_F(action, trap_skips_the_call_and_signals_the_thread)
+{
+	check_action(_metadata, &self->t, variant->via_seccomp,
+		     variant->other_abi, SECCOMP_RET_TRAP);
+}
+
+TEST_F(action, errno_1_skips_the_call_and_returns_it)
+{
+	check_action(_metadata, &self->t, variant->via_seccomp,
+		     variant->other_abi, SECCOMP_RET_ERRNO | 1);
+}
+
+TEST_F(action, errno_4095_skips_the_call_and_returns_it)
+{
+	check_action(_metadata, &self->t, variant->via_seccomp,
+		     variant->other_abi, SECCOMP_RET_ERRNO | 4095);
+}
+
+TEST_F(action, log_runs_the_call)
+{
+	check_action(_metadata, &self->t, variant->via_seccomp,
+		     variant->other_abi, SECCOMP_RET_LOG);
+}
+
+/* A denied call in one thread, with a thread blocked in another. */
+struct threaded {
+	struct target *t;
+	int block[2];
+	pid_t tid;
+};
+
+static void *denied_write_thread(void *arg)
+{
+	struct threaded *th = arg;
+
+	th->tid = syscall(__NR_gettid);
+	CHILD_DENIED(denied_write(th->t, SELF_ARCH));
+	return NULL;
+}
+
+static void run_threaded(struct threaded *th, __u32 action)
+{
+	pthread_t thread;
+	char c;
+
+	CHILD_ASSERT(pipe(th->block) == 0);
+	CHILD_ASSERT(catch_sigsys() == 0);
+	CHILD_ASSERT(set_nnp() == 0);
+	CHILD_ASSERT(deny_write(false, false, action) == 0);
+	CHILD_ASSERT(pthread_create(&thread, NULL, denied_write_thread,
+				    th) == 0);
+	CHILD_ASSERT(pthread_join(thread, NULL) == 0);
+	if (is_kill(action))
+		/* Not reached if the kill took the whole process. */
+		CHILD_ASSERT(read(th->block[0], &c, 1) == 1);
+}
+
+TEST(kill_process_in_a_thread_kills_every_thread)
+{
+	struct target t = {};
+	struct threaded th = { .t = &t };
+	pid_t pid;
+
+	if (!require_mask(_metadata) || !require_threads(_metadata))
+		return;
+	ASSERT_TRUE(target_open(&t));
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		/* The main thread waits in read() for a byte that never comes. */
+		run_threaded(&th, SECCOMP_RET_KILL_PROCESS);
+		_exit(0);
+	}
+	assert_denied_write_took(_metadata, pid, &t, SECCOMP_RET_KILL_PROCESS);
+	target_close(&t);
+}
+
+TEST(trap_in_a_thread_signals_that_thread)
+{
+	struct target t = {};
+	struct threaded th = { .t = &t };
+	pid_t pid;
+
+	if (!require_mask(_metadata) || !require_threads(_metadata))
+		return;
+	ASSERT_TRUE(target_open(&t));
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		run_threaded(&th, SECCOMP_RET_TRAP);
+		/* The thread went on after its handler. */
+		CHILD_ASSERT(child_report->denied_returned);
+		CHILD_ASSERT(sigsys_seen.count == 1);
+		CHILD_ASSERT(sigsys_seen.tid == th.tid);
+		CHILD_ASSERT(th.tid != syscall(__NR_gettid));
+		CHILD_ASSERT(sigsys_seen.nr == write_nr(SELF_ARCH));
+		CHILD_ASSERT(sigsys_seen.arch == SELF_ARCH);
+		CHILD_ASSERT(!target_written(&t));
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+	target_close(&t);
+}
+
+/* Every action value but the four is EINVAL, and installs nothing. */
+FIXTURE(invalid) {
+	struct target t;
+};
+
+FIXTURE_VARIANT(invalid) {
+	unsigned long action;
+	bool prctl_only;	/* not a __u32: seccomp(2) cannot pass it */
+};
+
+FIXTURE_VARIANT_ADD(invalid, trace) {
+	.action = SECCOMP_RET_TRACE,
+};
+
+FIXTURE_VARIANT_ADD(invalid, user_notif) {
+	.action = SECCOMP_RET_USER_NOTIF,
+};
+
+FIXTURE_VARIANT_ADD(invalid, allow) {
+	.action = SECCOMP_RET_ALLOW,
+};
+
+FIXTURE_VARIANT_ADD(invalid, errno_0) {
+	.action = SECCOMP_RET_ERRNO | 0,
+};
+
+FIXTURE_VARIANT_ADD(invalid, errno_4096) {
+	.action = SECCOMP_RET_ERRNO | 4096,
+};
+
+FIXTURE_VARIANT_ADD(invalid, errno_65535) {
+	.action = SECCOMP_RET_ERRNO | 0xffff,
+};
+
+FIXTURE_VARIANT_ADD(invalid, kill_thread_with_data) {
+	.action = SECCOMP_RET_KILL_THREAD | 1,
+};
+
+FIXTURE_VARIANT_ADD(invalid, kill_process_with_data) {
+	.action = SECCOMP_RET_KILL_PROCESS | 1,
+};
+
+FIXTURE_VARIANT_ADD(invalid, trap_with_data) {
+	.action = SECCOMP_RET_TRAP | 1,
+};
+
+FIXTURE_VARIANT_ADD(invalid, log_with_data) {
+	.action = SECCOMP_RET_LOG | 1,
+};
+
+FIXTURE_VARIANT_ADD(invalid, unknown_0x00010000) {
+	.action = 0x00010000,
+};
+
+FIXTURE_VARIANT_ADD(invalid, unknown_0xffff0000) {
+	.action = 0xffff0000,
+};
+
+#if X86_BUILD == 64
+FIXTURE_VARIANT_ADD(invalid, log_with_bit_32_through_prctl) {
+	.action = (1UL << 32) | SECCOMP_RET_LOG,
+	.prctl_only = true,
+};
+#endif
+
+FIXTURE_SETUP(invalid)
+{
+	if (!require_mask(_metadata))
+		return;
+	ASSERT_TRUE(target_open(&self->t));
+}
+
+FIXTURE_TEARDOWN(invalid)
+{
+	if (self->t.buf)
+		target_close(&self->t);
+}
+
+TEST_F(invalid, is_einval_and_changes_nothing)
+{
+	const __u32 valid = SECCOMP_RET_ERRNO | 1;
+	char buf[8192];
+	pid_t pid;
+
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		/* First install: EINVAL, still mode 0, no mask lines. */
+		errno = 0;
+		CHILD_ASSERT(deny_write(false, false, variant->action) == -1);
+		CHILD_ASSERT(errno == EINVAL);
+		if (!variant->prctl_only) {
+			errno = 0;
+			CHILD_ASSERT(deny_write(true, false,
+						variant->action) == -1);
+			CHILD_ASSERT(errno == EINVAL);
+		}
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0);
+		CHILD_ASSERT(read_status(0, buf, sizeof(buf)) == 0);
+		CHILD_ASSERT(!strstr(buf, "Seccomp_mask"));
+		/* A valid action is taken... */
+		CHILD_ASSERT(deny_write(false, false, valid) == 0);
+		/* ...and an invalid tightening leaves it as it was. */
+		errno = 0;
+		CHILD_ASSERT(deny_write(false, false, variant->action) == -1);
+		CHILD_ASSERT(errno == EINVAL);
+		if (!variant->prctl_only) {
+			errno = 0;
+			CHILD_ASSERT(deny_write(true, false,
+						variant->action) == -1);
+			CHILD_ASSERT(errno == EINVAL);
+		}
+		CHILD_ASSERT(status_shows_action(0, valid));
+		denied_write_takes(&self->t, SELF_ARCH, valid);
+	}
+	ASSERT_CHILD_OK(pid);
+}
+
+/*
+ * A tightening passes its action again and may keep it or make it
+ * stronger, KILL_PROCESS > TRAP > ERRNO > LOG; a weaker one is EPERM and
+ * changes nothing, the mask included.
+ */
+FIXTURE(tighten) {
+	struct target t;
+};
+
+struct tighten_case {
+	__u32 from;
+	__u32 to;
+	bool ok;
+};
+
+FIXTURE_VARIANT(tighten) {
+	struct tighten_case c;
+};
+
+#define KILL		SECCOMP_RET_KILL_PROCESS
+#define TRAP		SECCOMP_RET_TRAP
+#define ERRNO(e)	(SECCOMP_RET_ERRNO | (e))
+#define LOG		SECCOMP_RET_LOG
+
+FIXTURE_VARIANT_ADD(tighten, kill_to_kill) { { KILL, KILL, true } };
+FIXTURE_VARIANT_ADD(tighten, zero_to_kill) { { 0, KILL, true } };
+FIXTURE_VARIANT_ADD(tighten, kill_to_zero) { { KILL, 0, true } };
+FIXTURE_VARIANT_ADD(tighten, kill_to_trap) { { KILL, TRAP, false } };
+FIXTURE_VARIANT_ADD(tighten, kill_to_errno) { { KILL, ERRNO(1), false } };
+FIXTURE_VARIANT_ADD(tighten, zero_to_errno) { { 0, ERRNO(1), false } };
+FIXTURE_VARIANT_ADD(tighten, kill_to_log) { { KILL, LOG, false } };
+FIXTURE_VARIANT_ADD(tighten, trap_to_kill) { { TRAP, KILL, true } };
+FIXTURE_VARIANT_ADD(tighten, trap_to_zero) { { TRAP, 0, true } };
+FIXTURE_VARIANT_ADD(tighten, trap_to_trap) { { TRAP, TRAP, true } };
+FIXTURE_VARIANT_ADD(tighten, trap_to_errno) { { TRAP, ERRNO(1), false } };
+FIXTURE_VARIANT_ADD(tighten, trap_to_log) { { TRAP, LOG, false } };
+FIXTURE_VARIANT_ADD(tighten, errno_to_kill) { { ERRNO(1), KILL, true } };
+FIXTURE_VARIANT_ADD(tighten, errno_to_trap) { { ERRNO(1), TRAP, true } };
+FIXTURE_VARIANT_ADD(tighten, errno_1_to_4095) { { ERRNO(1), ERRNO(4095), true } };
+FIXTURE_VARIANT_ADD(tighten, errno_4095_to_1) { { ERRNO(4095), ERRNO(1), true } };
+FIXTURE_VARIANT_ADD(tighten, errno_to_log) { { ERRNO(1), LOG, false } };
+FIXTURE_VARIANT_ADD(tighten, log_to_kill) { { LOG, KILL, true } };
+FIXTURE_VARIANT_ADD(tighten, log_to_trap) { { LOG, TRAP, true } };
+FIXTURE_VARIANT_ADD(tighten, log_to_errno) { { LOG, ERRNO(7), true } };
+FIXTURE_VARIANT_ADD(tighten, log_to_log) { { LOG, LOG, true } };
+
+FIXTURE_SETUP(tighten)
+{
+	if (!require_mask(_metadata))
+		return;
+	ASSERT_TRUE(target_open(&self->t));
+}
+
+FIXTURE_TEARDOWN(tighten)
+{
+	if (self->t.buf)
+		target_close(&self->t);
+}
+
+static void check_tighten(struct __test_metadata *const _metadata,
+			  struct target *t,
+			  const struct tighten_case *c, bool via_seccomp)
+{
+	__u32 effective = c->ok ? c->to : c->from;
+	pid_t pid, ppid = getpid();
+
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct mask first, second;
+		int ret;
+
+		/* The second mask also denies getppid. */
+		mask_all_but(&first, write_nr(SELF_ARCH));
+		second = first;
+		mask_clear(&second, __NR_getppid);
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(deny_write(via_seccomp, false,
+					c->from) == 0);
+		errno = 0;
+		if (via_seccomp)
+			ret = mask_seccomp_set(0, c->to, 1,
+					       (const __u32[]){ SELF_ARCH },
+					       (const struct mask *[]){ &second });
+		else
+			ret = mask_prctl_action(&second, c->to);
+		if (c->ok) {
+			CHILD_ASSERT(ret == 0);
+			CHILD_ASSERT(status_shows_mask(0, &second));
+		} else {
+			CHILD_ASSERT(ret == -1 && errno == EPERM);
+			/* Nothing changed: getppid still runs. */
+			CHILD_ASSERT(status_shows_mask(0, &first));
+			CHILD_ASSERT(syscall(__NR_getppid) == ppid);
+		}
+		CHILD_ASSERT(status_shows_action(0, effective));
+		denied_write_takes(t, SELF_ARCH, effective);
+	}
+	assert_denied_write_took(_metadata, pid, t, effective);
+}
+
+TEST_F(tighten, through_prctl)
+{
+	check_tighten(_metadata, &self->t, &variant->c, false);
+}
+
+TEST_F(tighten, through_seccomp)
+{
+	check_tighten(_metadata, &self->t, &variant->c, true);
+}
+
+/* A stronger action with a mask that is not a subset: EPERM, no change. */
+TEST(tighten_with_a_wider_mask_keeps_the_action)
+{
+	struct target t = {};
+	pid_t pid;
+
+	if (!require_mask(_metadata))
+		return;
+	ASSERT_TRUE(target_open(&t));
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct mask wider;
+
+		mask_all(&wider, SECCOMP_MASK_MAX_BITS);
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(deny_write(false, false, SECCOMP_RET_LOG) == 0);
+		errno = 0;
+		CHILD_ASSERT(mask_prctl_action(&wider, SECCOMP_RET_TRAP) == -1);
+		CHILD_ASSERT(errno == EPERM);
+		CHILD_ASSERT(status_shows_action(0, SECCOMP_RET_LOG));
+		denied_write_takes(&t, SELF_ARCH, SECCOMP_RET_LOG);
+	}
+	ASSERT_CHILD_OK(pid);
+	target_close(&t);
+}
+
+#else
+
+TEST(actions)
+{
+	SKIP(return, "the action tests are x86-specific");
+}
+
+#endif
+
+TEST_HARNESS_MAIN

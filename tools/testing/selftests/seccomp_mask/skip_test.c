@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Seccomp mask mode, version 2: a syscall number of -1 is never denied.
+ *
+ * A tracer skips a syscall by setting its number to -1 at the syscall
+ * entry stop. The mask is checked after the tracer, and -1 runs nothing:
+ * the tracee is not killed, trapped or given the mask's errno; the call
+ * returns what a syscall number the kernel does not know returns, or the
+ * value the tracer set.
+ */
+
+#include <stddef.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+
+#include "common.h"
+
+#ifdef X86_BUILD
+
+#define MAGIC		0x5ecc1
+#define MASK_ERRNO	5
+#define TRACER_RET	42
+
+#if X86_BUILD == 64
+#define REG_ORIG_AX	offsetof(struct user_regs_struct, orig_rax)
+#define REG_AX		offsetof(struct user_regs_struct, rax)
+#else
+#define REG_ORIG_AX	offsetof(struct user_regs_struct, orig_eax)
+#define REG_AX		offsetof(struct user_regs_struct, eax)
+#endif
+
+FIXTURE(skip) {};
+
+struct skip_case {
+	__u32 action;
+	bool int80;		/* the ia32 call of a 64-bit program */
+	bool set_ret;		/* the tracer also sets the return value */
+};
+
+FIXTURE_VARIANT(skip) {
+	struct skip_case c;
+};
+
+FIXTURE_VARIANT_ADD(skip, kill) {
+	.c = {
+		.action = 0,
+	},
+};
+
+FIXTURE_VARIANT_ADD(skip, kill_tracer_sets_return) {
+	.c = {
+		.action = 0,
+		.set_ret = true,
+	},
+};
+
+FIXTURE_VARIANT_ADD(skip, errno) {
+	.c = {
+		.action = SECCOMP_RET_ERRNO | MASK_ERRNO,
+	},
+};
+
+FIXTURE_VARIANT_ADD(skip, trap) {
+	.c = {
+		.action = SECCOMP_RET_TRAP,
+	},
+};
+
+#if X86_BUILD == 64
+FIXTURE_VARIANT_ADD(skip, kill_int80) {
+	.c = {
+		.action = 0,
+		.int80 = true,
+	},
+};
+
+FIXTURE_VARIANT_ADD(skip, errno_int80_tracer_sets_return) {
+	.c = {
+		.action = SECCOMP_RET_ERRNO | MASK_ERRNO,
+		.int80 = true,
+		.set_ret = true,
+	},
+};
+#endif
+
+FIXTURE_SETUP(skip)
+{
+	if (!require_mask(_metadata))
+		return;
+#if X86_BUILD == 64
+	if (variant->c.int80)
+		require_ia32(_metadata);
+#endif
+}
+
+FIXTURE_TEARDOWN(skip) {}
+
+/*
+ * In the tracee: getppid, denied by the mask, through the variant's ABI,
+ * with MAGIC as its first argument so that the tracer knows it.
+ */
+static long denied_getppid(const struct skip_case *c)
+{
+	__u32 arch = c->int80 ? ARCH_I386 : SELF_ARCH;
+
+	return abi_call(arch, NR64_getppid, NR32_getppid, MAGIC, 0, 0);
+}
+
+static void tracee(const struct skip_case *c, long enosys)
+{
+	long want = c->set_ret ? TRACER_RET : -enosys;
+	struct mask m;
+
+	mask_all_but(&m, __NR_getppid);
+	CHILD_ASSERT(ptrace(PTRACE_TRACEME, 0, 0, 0) == 0);
+	CHILD_ASSERT(raise(SIGSTOP) == 0);
+	CHILD_ASSERT(catch_sigsys() == 0);
+	CHILD_ASSERT(set_nnp() == 0);
+	CHILD_ASSERT(mask_prctl_action(&m, c->action) == 0);
+	/* The tracer makes this one -1. */
+	CHILD_DENIED(denied_getppid(c));
+	CHILD_ASSERT(child_report->denied_ret == want);
+	CHILD_ASSERT(sigsys_seen.count == 0);
+	/* The mask is still there: the same call, not skipped, is denied. */
+	if (c->action == (SECCOMP_RET_ERRNO | MASK_ERRNO))
+		CHILD_ASSERT(abi_call(SELF_ARCH, NR64_getppid, NR32_getppid,
+				      0, 0, 0) == -MASK_ERRNO);
+	_exit(0);
+}
+
+TEST_F(skip, syscall_minus_1_is_not_denied)
+{
+	/* What a syscall number the kernel does not know returns. */
+	long enosys = -unimplemented_errno();
+	struct __ptrace_syscall_info info;
+	int status, skipped = 0;
+	pid_t pid;
+
+	ASSERT_GT(0, enosys);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		tracee(&variant->c, enosys);
+	ASSERT_EQ(pid, waitpid_timeout(pid, &status, 0, CHILD_TIMEOUT_MS));
+	ASSERT_TRUE(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
+	ASSERT_EQ(0, ptrace(PTRACE_SETOPTIONS, pid, 0,
+			    PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL));
+	ASSERT_EQ(0, ptrace(PTRACE_SYSCALL, pid, 0, 0));
+	/* Every stop until the tracee is gone; a timeout kills it. */
+	for (;;) {
+		int sig = 0;
+
+		ASSERT_EQ(pid, waitpid_timeout(pid, &status, 0,
+					       CHILD_TIMEOUT_MS));
+		if (!WIFSTOPPED(status))
+			break;
+		if (WSTOPSIG(status) != (SIGTRAP | 0x80)) {
+			sig = WSTOPSIG(status);
+			ASSERT_EQ(0, ptrace(PTRACE_SYSCALL, pid, 0, sig));
+			continue;
+		}
+		memset(&info, 0, sizeof(info));
+		ASSERT_LT(0, ptrace(PTRACE_GET_SYSCALL_INFO, pid,
+				    sizeof(info), &info));
+		if (info.op == PTRACE_SYSCALL_INFO_ENTRY &&
+		    info.entry.args[0] == MAGIC) {
+			ASSERT_EQ(0, ptrace(PTRACE_POKEUSER, pid, REG_ORIG_AX,
+					    -1L));
+			if (variant->c.set_ret)
+				ASSERT_EQ(0, ptrace(PTRACE_POKEUSER, pid,
+						    REG_AX, (long)TRACER_RET));
+			skipped++;
+		}
+		ASSERT_EQ(0, ptrace(PTRACE_SYSCALL, pid, 0, 0));
+	}
+	EXPECT_EQ(1, skipped);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		child_describe(_metadata, status, __LINE__);
+	}
+}
+
+#else
+
+TEST(skip)
+{
+	SKIP(return, "changing the syscall number is x86-specific here");
+}
+
+#endif
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,595 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Seccomp mask mode, version 2: masks stacked with BPF filters.
+ *
+ * A mask installed over filters keeps mode 2; filters installed over a
+ * mask make mode 2 and keep the mask; /proc shows the mask lines either
+ * way. The mask of the call's ABI is checked first: a call it denies takes
+ * the mask's action and never reaches the filters, except with the log
+ * action, which goes on to them; a call it allows runs the filters as
+ * without a mask. Strict mode stays exclusive. A filter TSYNC reaches a
+ * masked sibling thread, which keeps its mask.
+ *
+ * The filters answer with errnos the masks never use, so the errno a call
+ * returns tells which of the two decided.
+ */
+
+#include <pthread.h>
+#include <stddef.h>
+
+#include "common.h"
+
+#ifdef X86_BUILD
+
+#define MASK_ERRNO	5	/* what the masks return */
+#define FILTER_ERRNO	77	/* what the filters return for getppid */
+#define FILTER_ERRNO2	78	/* and for getuid, which the masks allow */
+
+/* A call through this program's ABI, -errno on failure. */
+static long own_call(long nr)
+{
+	return abi_call(SELF_ARCH, nr, nr, 0, 0, 0);
+}
+
+/*
+ * A filter for this program's ABI: @ret for getppid, ERRNO 78 for getuid,
+ * allow for everything else. Through prctl() when @flags is -1, else
+ * through seccomp(2) with @flags.
+ */
+static long install_filter(long flags, __u32 ret)
+{
+	struct sock_filter insn[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SELF_ARCH, 0, 5),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_getppid, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, ret),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_getuid, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | FILTER_ERRNO2),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {
+		.len = ARRAY_SIZE(insn),
+		.filter = insn,
+	};
+
+	if (flags < 0)
+		return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+	return syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
+}
+
+/* The mask: all but getppid, through prctl() or seccomp(2). */
+static void deny_getppid(struct mask *m)
+{
+	mask_all_but(m, __NR_getppid);
+}
+
+static int install_mask(bool via_seccomp, __u32 action)
+{
+	struct mask m;
+
+	deny_getppid(&m);
+	if (via_seccomp)
+		return mask_seccomp_set(0, action, 1,
+					(const __u32[]){ SELF_ARCH },
+					(const struct mask *[]){ &m });
+	return mask_prctl_action(&m, action);
+}
+
+/*
+ * The mask (ERRNO 5) and the filter (ERRNO 77 for getppid) stacked on
+ * @tid (0: self): mode 2, and every line in /proc.
+ */
+static bool shows_stacked(pid_t tid)
+{
+	struct mask m;
+
+	deny_getppid(&m);
+	return status_is(tid, "Seccomp", "2") &&
+	       status_is(tid, "Seccomp_filters", "1") &&
+	       status_shows_mask(tid, &m) &&
+	       status_shows_action(tid, SECCOMP_RET_ERRNO | MASK_ERRNO);
+}
+
+/* In a child's thread @tid, with both stacked: both are enforced. */
+static void check_stacked(pid_t tid)
+{
+	CHILD_ASSERT(shows_stacked(tid));
+	/* The mask decides getppid, which never reaches the filter. */
+	CHILD_ASSERT(own_call(__NR_getppid) == -MASK_ERRNO);
+	/* The mask allows getuid, and the filter decides it. */
+	CHILD_ASSERT(own_call(__NR_getuid) == -FILTER_ERRNO2);
+	CHILD_ASSERT(own_call(__NR_getpid) == getpid());
+}
+
+FIXTURE(mask_over_filter) {};
+
+FIXTURE_VARIANT(mask_over_filter) {
+	bool via_seccomp;
+};
+
+FIXTURE_VARIANT_ADD(mask_over_filter, prctl) {
+	.via_seccomp = false,
+};
+
+FIXTURE_VARIANT_ADD(mask_over_filter, seccomp) {
+	.via_seccomp = true,
+};
+
+FIXTURE_SETUP(mask_over_filter)
+{
+	require_mask(_metadata);
+}
+
+FIXTURE_TEARDOWN(mask_over_filter) {}
+
+TEST_F(mask_over_filter, keeps_mode_2_and_both_apply)
+{
+	pid_t pid;
+
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(install_filter(-1, SECCOMP_RET_ERRNO |
+					    FILTER_ERRNO) == 0);
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
+		CHILD_ASSERT(install_mask(variant->via_seccomp,
+					  SECCOMP_RET_ERRNO | MASK_ERRNO) == 0);
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
+		check_stacked(0);
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+}
+
+/* Any way of installing a filter, with any flag, over a mask. */
+FIXTURE(filter_over_mask) {};
+
+FIXTURE_VARIANT(filter_over_mask) {
+	long flags;	/* -1: prctl() */
+};
+
+FIXTURE_VARIANT_ADD(filter_over_mask, prctl) {
+	.flags = -1,
+};
+
+FIXTURE_VARIANT_ADD(filter_over_mask, seccomp) {
+	.flags = 0,
+};
+
+FIXTURE_VARIANT_ADD(filter_over_mask, seccomp_tsync) {
+	.flags = SECCOMP_FILTER_FLAG_TSYNC,
+};
+
+FIXTURE_VARIANT_ADD(filter_over_mask, seccomp_log) {
+	.flags = SECCOMP_FILTER_FLAG_LOG,
+};
+
+FIXTURE_VARIANT_ADD(filter_over_mask, seccomp_spec_allow) {
+	.flags = SECCOMP_FILTER_FLAG_SPEC_ALLOW,
+};
+
+FIXTURE_VARIANT_ADD(filter_over_mask, seccomp_new_listener) {
+	.flags = SECCOMP_FILTER_FLAG_NEW_LISTENER,
+};
+
+FIXTURE_SETUP(filter_over_mask)
+{
+	require_mask(_metadata);
+}
+
+FIXTURE_TEARDOWN(filter_over_mask) {}
+
+TEST_F(filter_over_mask, gives_mode_2_and_keeps_the_mask)
+{
+	pid_t pid;
+
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(install_mask(false,
+					  SECCOMP_RET_ERRNO | MASK_ERRNO) == 0);
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
+		/* NEW_LISTENER returns the listener's fd. */
+		CHILD_ASSERT(install_filter(variant->flags, SECCOMP_RET_ERRNO |
+					    FILTER_ERRNO) >= 0);
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
+		check_stacked(0);
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+}
+
+/*
+ * Which of the mask and the filter decides getppid, which the mask
+ * denies and the filter answers with @filter_ret.
+ */
+enum outcome {
+	RETURNS,	/* the value in .ret */
+	UNIMPLEMENTED,	/* what a syscall the kernel does not know returns */
+	TRAPPED,
+	KILLED_AT_CALL,
+	RUNS,
+};
+
+struct order_case {
+	__u32 mask_action;
+	__u32 filter_ret;
+	enum outcome outcome;
+	long ret;
+};
+
+FIXTURE(order) {};
+
+FIXTURE_VARIANT(order) {
+	struct order_case c;
+};
+
+FIXTURE_VARIANT_ADD(order, mask_errno_before_filter_errno) {
+	.c = {
+		.mask_action = SECCOMP_RET_ERRNO | MASK_ERRNO,
+		.filter_ret = SECCOMP_RET_ERRNO | FILTER_ERRNO,
+		.outcome = RETURNS,
+		.ret = -MASK_ERRNO,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, mask_errno_before_filter_kill) {
+	.c = {
+		.mask_action = SECCOMP_RET_ERRNO | MASK_ERRNO,
+		.filter_ret = SECCOMP_RET_KILL_PROCESS,
+		.outcome = RETURNS,
+		.ret = -MASK_ERRNO,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, mask_errno_before_filter_trace) {
+	.c = {
+		.mask_action = SECCOMP_RET_ERRNO | MASK_ERRNO,
+		.filter_ret = SECCOMP_RET_TRACE,
+		.outcome = RETURNS,
+		.ret = -MASK_ERRNO,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, mask_errno_before_filter_user_notif) {
+	.c = {
+		.mask_action = SECCOMP_RET_ERRNO | MASK_ERRNO,
+		.filter_ret = SECCOMP_RET_USER_NOTIF,
+		.outcome = RETURNS,
+		.ret = -MASK_ERRNO,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, mask_trap_before_filter_errno) {
+	.c = {
+		.mask_action = SECCOMP_RET_TRAP,
+		.filter_ret = SECCOMP_RET_ERRNO | FILTER_ERRNO,
+		.outcome = TRAPPED,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, mask_kill_before_filter_errno) {
+	.c = {
+		.mask_action = SECCOMP_RET_KILL_PROCESS,
+		.filter_ret = SECCOMP_RET_ERRNO | FILTER_ERRNO,
+		.outcome = KILLED_AT_CALL,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, mask_zero_before_filter_allow) {
+	.c = {
+		.mask_action = 0,
+		.filter_ret = SECCOMP_RET_ALLOW,
+		.outcome = KILLED_AT_CALL,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, mask_log_goes_on_to_filter_errno) {
+	.c = {
+		.mask_action = SECCOMP_RET_LOG,
+		.filter_ret = SECCOMP_RET_ERRNO | FILTER_ERRNO,
+		.outcome = RETURNS,
+		.ret = -FILTER_ERRNO,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, mask_log_goes_on_to_filter_trace) {
+	.c = {
+		/* No tracer: the filter's TRACE skips the call. */
+		.mask_action = SECCOMP_RET_LOG,
+		.filter_ret = SECCOMP_RET_TRACE,
+		.outcome = UNIMPLEMENTED,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, mask_log_goes_on_to_filter_kill) {
+	.c = {
+		.mask_action = SECCOMP_RET_LOG,
+		.filter_ret = SECCOMP_RET_KILL_PROCESS,
+		.outcome = KILLED_AT_CALL,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, mask_log_goes_on_to_filter_allow) {
+	.c = {
+		.mask_action = SECCOMP_RET_LOG,
+		.filter_ret = SECCOMP_RET_ALLOW,
+		.outcome = RUNS,
+	},
+};
+
+FIXTURE_SETUP(order)
+{
+	require_mask(_metadata);
+}
+
+FIXTURE_TEARDOWN(order) {}
+
+static void check_order(struct __test_metadata *const _metadata,
+			const struct order_case *c, bool mask_first)
+{
+	long enosys = -unimplemented_errno();
+	pid_t pid, ppid = getpid();
+
+	ASSERT_GT(0, enosys);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		long ret;
+
+		CHILD_ASSERT(catch_sigsys() == 0);
+		CHILD_ASSERT(set_nnp() == 0);
+		if (mask_first)
+			CHILD_ASSERT(install_mask(true,
+						  c->mask_action) == 0);
+		CHILD_ASSERT(install_filter(0, c->filter_ret) == 0);
+		if (!mask_first)
+			CHILD_ASSERT(install_mask(true,
+						  c->mask_action) == 0);
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
+		/* Allowed by the mask: the filter decides, as without one. */
+		CHILD_ASSERT(own_call(__NR_getuid) == -FILTER_ERRNO2);
+		CHILD_DENIED(own_call(__NR_getppid));
+		ret = child_report->denied_ret;
+		switch (c->outcome) {
+		case RETURNS:
+			CHILD_ASSERT(ret == c->ret);
+			CHILD_ASSERT(sigsys_seen.count == 0);
+			break;
+		case UNIMPLEMENTED:
+			CHILD_ASSERT(ret == enosys);
+			CHILD_ASSERT(sigsys_seen.count == 0);
+			break;
+		case TRAPPED:
+			CHILD_ASSERT(sigsys_seen.count == 1);
+			CHILD_ASSERT(sigsys_seen.nr == __NR_getppid);
+			CHILD_ASSERT(sigsys_seen.err == 0);
+			CHILD_ASSERT(ret != -FILTER_ERRNO);
+			break;
+		case RUNS:
+			CHILD_ASSERT(ret == ppid);
+			break;
+		default:
+			CHILD_ASSERT(!"the call did not kill");
+		}
+		_exit(0);
+	}
+	if (c->outcome == KILLED_AT_CALL)
+		ASSERT_CHILD_DENIED(pid);
+	else
+		ASSERT_CHILD_OK(pid);
+}
+
+TEST_F(order, mask_then_filter)
+{
+	check_order(_metadata, &variant->c, true);
+}
+
+TEST_F(order, filter_then_mask)
+{
+	check_order(_metadata, &variant->c, false);
+}
+
+/* A call the mask allows runs every filter, the last one installed first. */
+TEST(allowed_call_runs_the_filters_as_without_a_mask)
+{
+	pid_t pid;
+
+	if (!require_mask(_metadata))
+		return;
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct mask m;
+
+		mask_all(&m, SECCOMP_MASK_MAX_BITS);
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(install_filter(0, SECCOMP_RET_ERRNO |
+					    FILTER_ERRNO) == 0);
+		CHILD_ASSERT(mask_prctl_action(&m, SECCOMP_RET_ERRNO |
+					       MASK_ERRNO) == 0);
+		CHILD_ASSERT(install_filter(0, SECCOMP_RET_KILL_PROCESS) == 0);
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
+		CHILD_ASSERT(status_is(0, "Seccomp_filters", "2"));
+		CHILD_ASSERT(own_call(__NR_getuid) == -FILTER_ERRNO2);
+		CHILD_ASSERT(own_call(__NR_getpid) == getpid());
+		/* The filters' precedence: KILL_PROCESS over ERRNO. */
+		CHILD_DENIED(own_call(__NR_getppid));
+		_exit(0);
+	}
+	ASSERT_CHILD_DENIED(pid);
+}
+
+/* Strict mode stays exclusive: strict over a mask is EINVAL. */
+FIXTURE(strict_over_mask) {};
+
+FIXTURE_VARIANT(strict_over_mask) {
+	bool with_filter;
+	bool via_seccomp;
+};
+
+FIXTURE_VARIANT_ADD(strict_over_mask, prctl) {
+	.via_seccomp = false,
+};
+
+FIXTURE_VARIANT_ADD(strict_over_mask, seccomp) {
+	.via_seccomp = true,
+};
+
+FIXTURE_VARIANT_ADD(strict_over_mask, prctl_over_mask_and_filter) {
+	.with_filter = true,
+	.via_seccomp = false,
+};
+
+FIXTURE_VARIANT_ADD(strict_over_mask, seccomp_over_mask_and_filter) {
+	.with_filter = true,
+	.via_seccomp = true,
+};
+
+FIXTURE_SETUP(strict_over_mask)
+{
+	require_mask(_metadata);
+}
+
+FIXTURE_TEARDOWN(strict_over_mask) {}
+
+TEST_F(strict_over_mask, is_einval)
+{
+	int mode = variant->with_filter ? 2 : 3;
+	pid_t pid;
+
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int ret;
+
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(install_mask(false,
+					  SECCOMP_RET_ERRNO | MASK_ERRNO) == 0);
+		if (variant->with_filter)
+			CHILD_ASSERT(install_filter(-1, SECCOMP_RET_ERRNO |
+						    FILTER_ERRNO) == 0);
+		errno = 0;
+		if (variant->via_seccomp)
+			ret = sys_seccomp(SECCOMP_SET_MODE_STRICT, 0, NULL);
+		else
+			ret = prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT,
+				    0, 0, 0);
+		CHILD_ASSERT(ret == -1 && errno == EINVAL);
+		/* Nothing changed: no strict mode, the mask still there. */
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == mode);
+		CHILD_ASSERT(own_call(__NR_getppid) == -MASK_ERRNO);
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+}
+
+/*
+ * Mask over strict: strict mode allows neither prctl() nor seccomp(2),
+ * so the call itself is killed by strict mode (SIGKILL) and installs
+ * nothing.
+ */
+TEST(mask_over_strict_is_killed_by_strict_mode)
+{
+	int status;
+	pid_t pid;
+
+	if (!require_mask(_metadata))
+		return;
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct mask m;
+
+		mask_all(&m, SECCOMP_MASK_MAX_BITS);
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT,
+				   0, 0, 0) == 0);
+		CHILD_DENIED(mask_prctl_action(&m, SECCOMP_RET_ERRNO | 1));
+		syscall(__NR_exit, 0);
+	}
+	status = child_wait(_metadata, pid);
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+		child_describe(_metadata, status, __LINE__);
+	}
+	EXPECT_TRUE(child_report->denied_line);
+	EXPECT_FALSE(child_report->denied_returned);
+}
+
+/*
+ * A filter TSYNC reaches a sibling thread that has a mask of its own (the
+ * caller has none); the sibling keeps its mask under the new filter.
+ */
+struct sibling {
+	int go[2];	/* the main thread to the sibling */
+	int ready[2];	/* the sibling to the main thread */
+	pid_t tid;
+};
+
+static void *masked_sibling(void *arg)
+{
+	struct sibling *s = arg;
+	char c;
+
+	s->tid = syscall(__NR_gettid);
+	CHILD_ASSERT(install_mask(false, SECCOMP_RET_ERRNO | MASK_ERRNO) == 0);
+	CHILD_ASSERT(write(s->ready[1], "r", 1) == 1);
+	CHILD_ASSERT(read(s->go[0], &c, 1) == 1);
+	/* Under the filter the main thread installed, with its own mask. */
+	check_stacked(s->tid);
+	CHILD_ASSERT(write(s->ready[1], "d", 1) == 1);
+	return NULL;
+}
+
+TEST(filter_tsync_reaches_a_masked_sibling_which_keeps_its_mask)
+{
+	pid_t pid;
+
+	if (!require_mask(_metadata) || !require_threads(_metadata))
+		return;
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct sibling s;
+		char c, buf[8192];
+		pthread_t t;
+
+		CHILD_ASSERT(pipe(s.go) == 0 && pipe(s.ready) == 0);
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(pthread_create(&t, NULL, masked_sibling, &s) == 0);
+		CHILD_ASSERT(read(s.ready[0], &c, 1) == 1);
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0);
+		CHILD_ASSERT(status_is(s.tid, "Seccomp", "3"));
+		/* 0, not the TID of a thread that could not take it. */
+		CHILD_ASSERT(install_filter(SECCOMP_FILTER_FLAG_TSYNC,
+					    SECCOMP_RET_ERRNO |
+					    FILTER_ERRNO) == 0);
+		CHILD_ASSERT(shows_stacked(s.tid));
+		CHILD_ASSERT(write(s.go[1], "g", 1) == 1);
+		CHILD_ASSERT(read(s.ready[0], &c, 1) == 1 && c == 'd');
+		CHILD_ASSERT(pthread_join(t, NULL) == 0);
+		/* The caller got the filter and no mask. */
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
+		CHILD_ASSERT(own_call(__NR_getppid) == -FILTER_ERRNO);
+		CHILD_ASSERT(read_status(0, buf, sizeof(buf)) == 0);
+		CHILD_ASSERT(!strstr(buf, "Seccomp_mask"));
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+}
+
+#else
+
+TEST(stacking)
+{
+	SKIP(return, "the stacking tests are x86-specific");
+}
+
+#endif
+
+TEST_HARNESS_MAIN
