@@ -153,7 +153,8 @@ help:
 	@echo
 	@echo '  make               build kernel (patched), kselftests, initramfs'
 	@echo '  make run           build and boot: shell on a terminal; CMD="..." runs one'
-	@echo '                     command and exits with its status; else /demo.sh or uname'
+	@echo '                     command (make exits 0 or 2: scripts/guest-run returns the'
+	@echo '                     command'"'"'s status); else /demo.sh or uname'
 	@echo '                     (DEMO=0: no /demo.sh, also not before the shell)'
 	@echo '  make check         harness self-tests, drift check, build, run all selftests'
 	@echo '                     in the guest, compare with baselines/; ends with'
@@ -175,7 +176,6 @@ help:
 	@echo '  make clean         remove build products (keeps source and ccache)'
 	@echo '  make distclean     also remove the extracted source and ccache'
 	@echo '  make help          this text'
-	@echo
 	@echo
 	@echo 'scripts/guest-run CMD  build, boot, run CMD in the guest, exit with its status'
 	@echo 'Stages (scripts/): deps ksrc series config build-kernel build-tests initramfs boot tap run-tests'
