@@ -42,7 +42,7 @@ static bool require_x32(struct __test_metadata *const _metadata)
 /* Without seccomp, an x32 call runs. */
 TEST(x32_getpid_runs_without_a_mask)
 {
-	if (!require_x32(_metadata))
+	if (!require_mask(_metadata) || !require_x32(_metadata))
 		return;
 	EXPECT_EQ(getpid(), x32_getpid());
 }
