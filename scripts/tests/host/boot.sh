@@ -9,6 +9,10 @@ check "boot: result 'exit 0'" [ "$(cat "$LOGS/t.result")" = "exit 0" ]
 check "boot: job output arrives" grep -q '^ok 1 selftests: seccomp_mask: base_test_64' "$LOGS/t.out"
 check "boot: .config with CONFIG_SECCOMP_MASK=y -> mask required" [ "$(cat "$BUILD_DIR/job-t/harness/mask_required")" = 1 ]
 
+boot_fake --name t --cmd true --out stdio
+check "boot --out stdio (make run CMD=): the output reaches the terminal and the log" \
+	eval 'grep -q "^ok 1 selftests" "$TMPD/boot.log" && grep -q "^ok 1 selftests" "$LOGS/t.out"'
+
 FAKE_QEMU_STATUS=3 boot_fake --name t --cmd 'exit 3'
 check "boot: guest status 3 -> exit 3" [ "$RC" = 3 ]
 check "boot: result 'exit 3'" [ "$(cat "$LOGS/t.result")" = "exit 3" ]
