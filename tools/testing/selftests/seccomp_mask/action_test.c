@@ -493,10 +493,13 @@ FIXTURE_VARIANT_ADD(tighten, errno_to_trap) { { ERRNO(1), TRAP, true } };
 FIXTURE_VARIANT_ADD(tighten, errno_1_to_4095) { { ERRNO(1), ERRNO(4095), true } };
 FIXTURE_VARIANT_ADD(tighten, errno_4095_to_1) { { ERRNO(4095), ERRNO(1), true } };
 FIXTURE_VARIANT_ADD(tighten, errno_to_log) { { ERRNO(1), LOG, false } };
+FIXTURE_VARIANT_ADD(tighten, errno_to_zero) { { ERRNO(1), 0, true } };
 FIXTURE_VARIANT_ADD(tighten, log_to_kill) { { LOG, KILL, true } };
 FIXTURE_VARIANT_ADD(tighten, log_to_trap) { { LOG, TRAP, true } };
 FIXTURE_VARIANT_ADD(tighten, log_to_errno) { { LOG, ERRNO(7), true } };
 FIXTURE_VARIANT_ADD(tighten, log_to_log) { { LOG, LOG, true } };
+FIXTURE_VARIANT_ADD(tighten, log_to_zero) { { LOG, 0, true } };
+FIXTURE_VARIANT_ADD(tighten, zero_to_trap) { { 0, TRAP, false } };
 
 FIXTURE_SETUP(tighten)
 {
