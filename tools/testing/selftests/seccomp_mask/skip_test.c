@@ -6,7 +6,8 @@
  * entry stop. The mask is checked after the tracer, and -1 runs nothing:
  * the tracee is not killed, trapped or given the mask's errno; the call
  * returns what a syscall number the kernel does not know returns, or the
- * value the tracer set.
+ * value the tracer set. A change the tracer makes at the event of a
+ * filter's SECCOMP_RET_TRACE is checked by the mask as well.
  */
 
 #include <stddef.h>
@@ -128,12 +129,76 @@ static void tracee(const struct skip_case *c, long enosys)
 	_exit(0);
 }
 
+/*
+ * Trace @pid until it is gone. At each stop for the MAGIC call (its
+ * syscall entry under PTRACE_SYSCALL or, with @seccomp_event, the event of
+ * a filter's SECCOMP_RET_TRACE), make its number @nr and, with @set_ret,
+ * its return value TRACER_RET. Returns how many times; @status: its end.
+ */
+static int trace_magic(struct __test_metadata *const _metadata, pid_t pid,
+		       bool seccomp_event, long nr, bool set_ret, int *status)
+{
+	int req = seccomp_event ? PTRACE_CONT : PTRACE_SYSCALL;
+	struct __ptrace_syscall_info info;
+	int changed = 0;
+
+	ASSERT_EQ(pid, waitpid_timeout(pid, status, 0, CHILD_TIMEOUT_MS));
+	ASSERT_TRUE(WIFSTOPPED(*status) && WSTOPSIG(*status) == SIGSTOP);
+	ASSERT_EQ(0, ptrace(PTRACE_SETOPTIONS, pid, 0,
+			    PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACESECCOMP |
+			    PTRACE_O_EXITKILL));
+	ASSERT_EQ(0, ptrace(req, pid, 0, 0));
+	/* Every stop until the tracee is gone; a timeout kills it. */
+	for (;;) {
+		bool event;
+		int sig;
+
+		ASSERT_EQ(pid, waitpid_timeout(pid, status, 0,
+					       CHILD_TIMEOUT_MS));
+		if (!WIFSTOPPED(*status))
+			break;
+		event = *status >> 8 == (SIGTRAP | (PTRACE_EVENT_SECCOMP << 8));
+		if (!event && WSTOPSIG(*status) != (SIGTRAP | 0x80)) {
+			sig = WSTOPSIG(*status);
+			ASSERT_EQ(0, ptrace(req, pid, 0, sig));
+			continue;
+		}
+		memset(&info, 0, sizeof(info));
+		ASSERT_LT(0, ptrace(PTRACE_GET_SYSCALL_INFO, pid,
+				    sizeof(info), &info));
+		if ((info.op == PTRACE_SYSCALL_INFO_ENTRY &&
+		     info.entry.args[0] == MAGIC) ||
+		    (info.op == PTRACE_SYSCALL_INFO_SECCOMP &&
+		     info.seccomp.args[0] == MAGIC)) {
+			ASSERT_EQ(0, ptrace(PTRACE_POKEUSER, pid, REG_ORIG_AX,
+					    nr));
+			if (set_ret)
+				ASSERT_EQ(0, ptrace(PTRACE_POKEUSER, pid,
+						    REG_AX, (long)TRACER_RET));
+			changed++;
+		}
+		ASSERT_EQ(0, ptrace(req, pid, 0, 0));
+	}
+	return changed;
+}
+
+/* In the parent: the tracee exited 0, or what it did instead. */
+static void expect_tracee_ok(struct __test_metadata *const _metadata,
+			     int status, long want)
+{
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		child_describe(_metadata, status, __LINE__);
+		if (child_report->denied_returned)
+			TH_LOG("the changed call returned %ld, not %ld",
+			       child_report->denied_ret, want);
+	}
+}
+
 TEST_F(skip, syscall_minus_1_is_not_denied)
 {
 	/* What a syscall number the kernel does not know returns. */
 	long enosys = -unimplemented_errno();
-	struct __ptrace_syscall_info info;
-	int status, skipped = 0;
+	int status, skipped;
 	pid_t pid;
 
 	ASSERT_GT(0, enosys);
@@ -141,46 +206,86 @@ TEST_F(skip, syscall_minus_1_is_not_denied)
 	ASSERT_LE(0, pid);
 	if (pid == 0)
 		tracee(&variant->c, enosys);
-	ASSERT_EQ(pid, waitpid_timeout(pid, &status, 0, CHILD_TIMEOUT_MS));
-	ASSERT_TRUE(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
-	ASSERT_EQ(0, ptrace(PTRACE_SETOPTIONS, pid, 0,
-			    PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL));
-	ASSERT_EQ(0, ptrace(PTRACE_SYSCALL, pid, 0, 0));
-	/* Every stop until the tracee is gone; a timeout kills it. */
-	for (;;) {
-		int sig = 0;
-
-		ASSERT_EQ(pid, waitpid_timeout(pid, &status, 0,
-					       CHILD_TIMEOUT_MS));
-		if (!WIFSTOPPED(status))
-			break;
-		if (WSTOPSIG(status) != (SIGTRAP | 0x80)) {
-			sig = WSTOPSIG(status);
-			ASSERT_EQ(0, ptrace(PTRACE_SYSCALL, pid, 0, sig));
-			continue;
-		}
-		memset(&info, 0, sizeof(info));
-		ASSERT_LT(0, ptrace(PTRACE_GET_SYSCALL_INFO, pid,
-				    sizeof(info), &info));
-		if (info.op == PTRACE_SYSCALL_INFO_ENTRY &&
-		    info.entry.args[0] == MAGIC) {
-			ASSERT_EQ(0, ptrace(PTRACE_POKEUSER, pid, REG_ORIG_AX,
-					    -1L));
-			if (variant->c.set_ret)
-				ASSERT_EQ(0, ptrace(PTRACE_POKEUSER, pid,
-						    REG_AX, (long)TRACER_RET));
-			skipped++;
-		}
-		ASSERT_EQ(0, ptrace(PTRACE_SYSCALL, pid, 0, 0));
-	}
+	skipped = trace_magic(_metadata, pid, false, -1, variant->c.set_ret,
+			      &status);
 	EXPECT_EQ(1, skipped);
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		child_describe(_metadata, status, __LINE__);
-		if (child_report->denied_returned)
-			TH_LOG("the skipped call returned %ld, not %ld",
-			       child_report->denied_ret,
-			       variant->c.set_ret ? TRACER_RET : enosys);
+	expect_tracee_ok(_metadata, status,
+			 variant->c.set_ret ? TRACER_RET : enosys);
+}
+
+/*
+ * A filter's SECCOMP_RET_TRACE lets the tracer change the call, which is
+ * then checked again: by the mask too. getpid, which the mask allows and
+ * the filter traces, made getppid, which the mask denies (ERRNO 5); or
+ * made -1, which is never denied.
+ */
+FIXTURE(trace_event) {};
+
+FIXTURE_VARIANT(trace_event) {
+	long nr;
+	bool unimplemented;	/* returns what -1 returns */
+};
+
+FIXTURE_VARIANT_ADD(trace_event, changed_to_a_denied_call) {
+	.nr = __NR_getppid,
+};
+
+FIXTURE_VARIANT_ADD(trace_event, changed_to_minus_1) {
+	.nr = -1,
+	.unimplemented = true,
+};
+
+FIXTURE_SETUP(trace_event)
+{
+	require_mask(_metadata);
+}
+
+FIXTURE_TEARDOWN(trace_event) {}
+
+static long trace_getpid_filter(void)
+{
+	struct sock_filter insn[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_getpid, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {
+		.len = ARRAY_SIZE(insn),
+		.filter = insn,
+	};
+
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+}
+
+TEST_F(trace_event, change_is_checked_by_the_mask)
+{
+	long want = variant->unimplemented ? -unimplemented_errno() :
+		    -MASK_ERRNO;
+	int status;
+	pid_t pid;
+
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct mask m;
+
+		mask_all_but(&m, __NR_getppid);
+		CHILD_ASSERT(ptrace(PTRACE_TRACEME, 0, 0, 0) == 0);
+		CHILD_ASSERT(raise(SIGSTOP) == 0);
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_prctl_action(&m, SECCOMP_RET_ERRNO |
+					       MASK_ERRNO) == 0);
+		CHILD_ASSERT(trace_getpid_filter() == 0);
+		CHILD_DENIED(abi_call(SELF_ARCH, NR64_getpid, NR32_getpid,
+				      MAGIC, 0, 0));
+		CHILD_ASSERT(child_report->denied_ret == want);
+		_exit(0);
 	}
+	EXPECT_EQ(1, trace_magic(_metadata, pid, true, variant->nr, false,
+				 &status));
+	expect_tracee_ok(_metadata, status, want);
 }
 
 #else
