@@ -22,8 +22,9 @@
 #                              BPF filter (mask-exec --deny-filter with
 #                              $CONTAINER_DENY): the unmasked results
 # plus checks of mask-exec itself (--print, profile and name errors, PROG's
-# exit status, --action errno, and a mask stacked on a filter: /proc, the
-# filter's errno for what the mask allows, the mask's kill first).
+# exit status, --action errno, a mask stacked on a filter: /proc, the
+# filter's errno for what the mask allows, the mask's kill first; --learn
+# of both ABIs (int80), and --learn beside a registered audit daemon).
 #
 # A kernel without the mask mode (or without version 2 of it: actions,
 # stacking, the log action --learn needs) makes the tests that need it
@@ -80,7 +81,7 @@ for p in $PROFILES; do
 	[ -f "$P/$p.profile" ] && profiles="$profiles $p"
 done
 set -- $profiles
-fixed=9
+fixed=11
 echo "TAP version 13"
 echo "1..$((fixed + 5 * $#))"
 
@@ -142,7 +143,8 @@ if [ $r = 125 ]; then
 	diag < "$W/probe.err"
 	why="mask-exec cannot install a mask"
 	for t in mask_exec_exit_status mask_exec_action_errno mask_exec_stacked_status \
-		mask_exec_filter_errno_under_mask mask_exec_mask_before_filter; do
+		mask_exec_filter_errno_under_mask mask_exec_mask_before_filter \
+		mask_exec_learn_both_abis mask_exec_learn_multicast; do
 		missing "$t" "$why"
 	done
 	for p; do
@@ -206,9 +208,51 @@ if [ $v2 = 1 ]; then
 	diag < "$W/first.err"
 	status_is 159 $r
 	check $? mask_exec_mask_before_filter
+
+	# --learn of both ABIs: int80 asks for its pid through syscall and
+	# through int $0x80; the learned profile has getpid in both parts and
+	# runs it under the kill action.
+	mask-exec --learn "$W/int80.profile" -- int80 > "$W/int80.learn" 2> "$W/int80.learn.err"
+	rl=$?
+	mask-exec --profile "$W/int80.profile" --action kill -- int80 > "$W/int80.kill" 2>&1
+	rk=$?
+	cat "$W/int80.learn.err" "$W/int80.kill" | diag
+	r=0
+	status_is 0 $rl || r=1
+	status_is 0 $rk || r=1
+	[ "$(section "$W/int80.profile" i386)" = getpid ] &&
+		section "$W/int80.profile" x86_64 | grep -qx getpid || r=1
+	[ "$(grep -c ' = [1-9][0-9]*$' "$W/int80.kill")" = 2 ] || r=1
+	[ $r = 0 ] || diag < "$W/int80.profile"
+	check $r mask_exec_learn_both_abis
+
+	# With an audit daemon registered (here another learner), --learn
+	# reads the read-log multicast group instead, with the same result.
+	rm -f "$W/a-started"
+	mask-exec --learn "$W/daemon.profile" -- sh -c "touch $W/a-started; sleep 5" \
+		> /dev/null 2> "$W/daemon.err" &
+	dpid=$!
+	i=0
+	while [ ! -e "$W/a-started" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	mask-exec --learn "$W/mc.profile" -- ls -l "$W/dir" > "$W/mc.out" 2> "$W/mc.err"
+	r=$?
+	wait $dpid
+	rd=$?
+	cat "$W/daemon.err" "$W/mc.err" | diag
+	ls -l "$W/dir" > "$W/mc.plain"
+	status_is 0 $r && status_is 0 $rd && same "$W/mc.plain" "$W/mc.out" &&
+		grep -q 'reading the read-log multicast group' "$W/mc.err" &&
+		grep -q 'audit records, 0 lost$' "$W/mc.err" &&
+		section "$W/mc.profile" x86_64 | grep -qx getdents64 &&
+		! section "$W/mc.profile" x86_64 | grep -qxE "nanosleep|clock_nanosleep"
+	check $? mask_exec_learn_multicast
 else
 	for t in mask_exec_action_errno mask_exec_stacked_status \
-		mask_exec_filter_errno_under_mask mask_exec_mask_before_filter; do
+		mask_exec_filter_errno_under_mask mask_exec_mask_before_filter \
+		mask_exec_learn_both_abis mask_exec_learn_multicast; do
 		missing "$t" "$v2why"
 	done
 fi
@@ -281,8 +325,8 @@ for p; do
 		native=$(section "$lp" x86_64 | sort -u)
 		echo "learned x86_64: $(echo "$native" | wc -l) syscalls," \
 			"i386: $(section "$lp" i386 | sort -u | wc -l);" \
-			"not in $p.profile: $(echo "$native" | grep -vxF "$list" | tr '\n' ' ')" \
-			"; in $p.profile only: $(echo "$list" | grep -vxF "$native" | tr '\n' ' ')" |
+			"not in $p.profile: $(echo "$native" | grep -vxF "$list" | tr '\n' ' ')-;" \
+			"in $p.profile only: $(echo "$list" | grep -vxF "$native" | tr '\n' ' ')-" |
 			diag
 	fi
 	check $r "${p}_learned"

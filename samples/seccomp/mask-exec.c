@@ -777,6 +777,8 @@ static int learn_open(struct learn *l)
 		return -1;
 	}
 	/* An audit daemon runs: read its records as they are multicast. */
+	fprintf(stderr,
+		"mask-exec: --learn: an audit daemon runs: reading the read-log multicast group\n");
 	if (setsockopt(l->fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &group, sizeof(group))) {
 		fprintf(stderr,
 			"mask-exec: --learn: an audit daemon runs, and joining the read-log group failed: %s (needs CAP_AUDIT_READ)\n",
