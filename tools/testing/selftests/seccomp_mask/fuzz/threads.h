@@ -195,11 +195,11 @@ static void gen_threads(int idx)
 		at->before[at->nops] = m;
 		tp.fin[w] = m;
 	}
-	/* the exec'd children: all allowed but a few probe numbers */
+	/* the exec'd children: all allowed but one probe (not -1: never denied) */
 	memset(tp.exec_mask, 0xff, sizeof(tp.exec_mask));
 	do
 		gen_probe(&p, &any);
-	while (p.kind == 3 || (p.kind == 0 && p.abi == NATIVE));
+	while (p.kind == 3 || (p.kind == 0 && p.abi == NATIVE) || p.nr == -1);
 	tp.exec_probe_abi = p.abi;
 	tp.exec_probe_nr = p.nr;
 	if (p.nr >= 0 && p.nr < MAXB)
