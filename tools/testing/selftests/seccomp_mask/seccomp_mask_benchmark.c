@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the seccomp mask mode costs, against no seccomp and BPF filters:
- * per syscall, per install, per fork and in kernel memory per task.
+ * per syscall, per install, per fork and in kernel memory per task; a
+ * mask stacked on filters; a denied call under each action; TSYNC; and
+ * the cache line that a mask's refcount may share with its bits.
  *
  * Strictly speaking, this is not a test (in the manner of
  * ../seccomp/seccomp_benchmark.c): it asserts nothing about timing. Every
@@ -15,7 +17,8 @@
  * prove that every case works. For numbers:
  *
  *   seccomp_mask_benchmark [-t MS | -s SAMPLES] [-r ROUNDS] [-k INSTALLS]
- *                          [-f FORKS] [-m TASKS] [-g GROUPS] [-j FILE]
+ *                          [-f FORKS] [-m TASKS] [-c CALLS] [-g GROUPS]
+ *                          [-j FILE]
  *   seccomp_mask_benchmark SAMPLES          (as seccomp_benchmark)
  *
  *   -t MS       calibrate: SAMPLES syscalls take MS ms without seccomp
@@ -27,16 +30,37 @@
  *   -k N        installs per round (each in a fresh child)
  *   -f N        fork+exit+wait per measurement (the median is kept)
  *   -m N        sandboxed tasks alive per memory measurement
- *   -g LIST     only these groups: syscall,masksize,chart,install,fork,memory
+ *   -c CALLS    getpid calls per reader thread of a cacheline measurement
+ *   -g LIST     only these groups: syscall,masksize,chart,install,fork,
+ *               memory,stack,action,tsync,cacheline (default: all)
  *   -j FILE     write every raw measurement as JSON to FILE
  *
  * On x86 the program is built twice: the _64 binary measures the native
  * ABI, the _32 binary the compat (ia32) ABI of the same kernel.
+ *
+ * The groups added for version 2 of the contract:
+ *   stack      a 1-syscall mask stacked on a cached filter and on a filter
+ *              that loads an argument (not cached), against the filter
+ *              alone (the filters also allow prctl, which installs the mask)
+ *   action     a denied mseal(0, 0, 1) under the errno, trap (a SIGSYS
+ *              handler that returns) and log actions, per call; the kill
+ *              action as fork + die against fork + _exit
+ *   tsync      seccomp(SECCOMP_SET_MODE_MASK, SECCOMP_MASK_FLAG_TSYNC) of
+ *              a 100-syscall mask against SECCOMP_FILTER_FLAG_TSYNC of the
+ *              equivalent filter, in a fresh process of 1, 8 or 64 threads
+ *   cacheline  N reader threads (one per CPU but the first) call getpid
+ *              under a mask while the first thread creates and joins
+ *              threads, each of which takes and drops a reference on the
+ *              mask ("churn"), against the same without the churn
+ *              ("quiet"): the cost of the refcount sharing a cache line
+ *              with the bits. Real time only means something here (an
+ *              instruction count sees no cache traffic).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -48,6 +72,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/audit.h>
+#include <linux/futex.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <sys/auxv.h>
@@ -74,6 +99,36 @@
 #ifndef SECCOMP_RET_KILL_PROCESS
 #define SECCOMP_RET_KILL_PROCESS 0x80000000U
 #endif
+#ifndef SECCOMP_RET_TRAP
+#define SECCOMP_RET_TRAP	0x00030000U
+#endif
+#ifndef SECCOMP_RET_ERRNO
+#define SECCOMP_RET_ERRNO	0x00050000U
+#endif
+#ifndef SECCOMP_RET_LOG
+#define SECCOMP_RET_LOG		0x7ffc0000U
+#endif
+#ifndef SECCOMP_SET_MODE_FILTER
+#define SECCOMP_SET_MODE_FILTER	1
+#endif
+#ifndef SECCOMP_FILTER_FLAG_TSYNC
+#define SECCOMP_FILTER_FLAG_TSYNC	1UL	/* bit 0 */
+#endif
+/* Version 2 of the contract; our own names, whatever the headers have. */
+#define BENCH_SET_MODE_MASK	4
+#define BENCH_MASK_FLAG_TSYNC	1UL	/* bit 0 */
+
+struct bench_mask {
+	__u32 arch;
+	__u32 nbits;
+	__aligned_u64 bits;
+};
+
+struct bench_mask_set {
+	__u32 nr_masks;
+	__u32 action;
+	__aligned_u64 masks;
+};
 
 #if defined(__x86_64__) && !defined(__ILP32__)
 #define SELF_ARCH	AUDIT_ARCH_X86_64
@@ -100,7 +155,7 @@
 #define NR_LATE		__NR_mseal
 
 #define MAX_ROUNDS	64
-#define MAX_CASES	96
+#define MAX_CASES	128
 #define MASK_BYTES	(SECCOMP_MASK_MAX_BITS / 8)
 
 /* ------------------------------------------------------------------ */
@@ -290,21 +345,42 @@ static void bpf_from_set(struct prog *p, const struct nrset *s)
 /* ------------------------------------------------------------------ */
 /* Sandboxes                                                          */
 
-enum sb_mode { SB_NONE, SB_MASK, SB_FILTER };
+/* SB_FILTER_MASK: the filters, then the mask stacked on them. */
+enum sb_mode { SB_NONE, SB_MASK, SB_FILTER, SB_FILTER_MASK };
 
 struct sandbox {
 	enum sb_mode mode;
-	struct nrset mask;		/* SB_MASK */
-	struct prog *filter[4];		/* SB_FILTER: installed in order */
+	struct nrset mask;		/* SB_MASK, SB_FILTER_MASK */
+	unsigned int action;		/* of the mask: 0 is kill the process */
+	struct prog *filter[4];		/* SB_FILTER*: installed in order */
 	int nfilters;
 };
 
+static bool sb_has_mask(const struct sandbox *sb)
+{
+	return sb->mode == SB_MASK || sb->mode == SB_FILTER_MASK;
+}
+
+static bool sb_has_filter(const struct sandbox *sb)
+{
+	return sb->mode == SB_FILTER || sb->mode == SB_FILTER_MASK;
+}
+
+/* nbits of a mask: up to the highest set bit, rounded up to 64 bits. */
+static unsigned long mask_nbits(const struct nrset *s)
+{
+	return (set_nbits(s) + 63) / 64 * 64;
+}
+
+static long install_mask_action(const struct nrset *s, unsigned int action)
+{
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_MASK, s->bits, mask_nbits(s),
+		     action);
+}
+
 static long install_mask(const struct nrset *s)
 {
-	/* nbits: up to the highest set bit, rounded up to a 64-bit word. */
-	unsigned long nbits = (set_nbits(s) + 63) / 64 * 64;
-
-	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_MASK, s->bits, nbits, 0);
+	return install_mask_action(s, 0);
 }
 
 static long install_filter(const struct prog *p)
@@ -327,10 +403,13 @@ static int sandbox_install(const struct sandbox *sb)
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		return errno;
 	if (sb->mode == SB_MASK)
-		return install_mask(&sb->mask) ? errno : 0;
+		return install_mask_action(&sb->mask, sb->action) ? errno : 0;
 	for (i = 0; i < sb->nfilters; i++)
 		if (install_filter(sb->filter[i]))
 			return errno;
+	if (sb->mode == SB_FILTER_MASK &&
+	    install_mask_action(&sb->mask, sb->action))
+		return errno;
 	return 0;
 }
 
@@ -520,6 +599,89 @@ static void measure_syscall(const void *a)
 	child_done(best / n);
 }
 
+/* What a denied call returns, by the action of the mask that denies it. */
+enum denied { DENY_ERRNO, DENY_TRAP, DENY_LOG };
+#define DENY_ERRNO_VALUE	EDOM	/* a value mseal never returns */
+
+struct denied_arg {
+	const struct sandbox *sb;
+	enum denied how;
+};
+
+static unsigned long traps;	/* SIGSYS of this thread, atomic */
+
+static void on_sigsys(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	if (si->si_code == 1 /* SYS_SECCOMP */ && si->si_syscall == NR_LATE)
+		__atomic_add_fetch(&traps, 1, __ATOMIC_RELAXED);
+}
+
+/* Did a denied call do what @how says (@want_traps: SIGSYS so far)? */
+static bool denied_ok(enum denied how, long ret, unsigned long long want_traps)
+{
+	switch (how) {
+	case DENY_ERRNO:
+		return ret == -1 && errno == DENY_ERRNO_VALUE;
+	case DENY_TRAP:
+		return __atomic_load_n(&traps, __ATOMIC_RELAXED) == want_traps;
+	case DENY_LOG:	/* it ran: mseal(0, 0, 1) is EINVAL */
+		return ret == -1 && errno == EINVAL;
+	}
+	return false;
+}
+
+/*
+ * ns per denied mseal(0, 0, 1), measured as measure_syscall() measures
+ * an allowed call (in a loop of its own, so that the allowed cases keep
+ * exactly the loop that version 1 measured).
+ */
+static void measure_denied(const void *a)
+{
+	const struct denied_arg *arg = a;
+	unsigned long long i, n = samples / batches, pilot = 16, t0, t1;
+	unsigned long long want = 0;
+	struct sigaction sa;
+	double best = 0, est;
+	int b, err;
+	long ret;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_sigsys;
+	sa.sa_flags = SA_SIGINFO;
+	if (arg->how == DENY_TRAP && sigaction(SIGSYS, &sa, NULL))
+		child_fail(errno, "sigaction");
+	err = sandbox_install(arg->sb);
+	if (err)
+		child_fail(err, "install failed");
+	for (i = 0; i < pilot; i++) {
+		ret = syscall(NR_LATE, 0, 0, 1);
+		if (!denied_ok(arg->how, ret, ++want))
+			child_fail(errno, "the denied call did not act as its action says");
+	}
+	t0 = now_ns();
+	for (i = 0; i < pilot; i++)
+		syscall(NR_LATE, 0, 0, 1);
+	want += pilot;
+	est = (double)(now_ns() - t0) / pilot;
+	if (clock_step_ns <= 10000 && est > 0 && n * est > BATCH_MAX_NS)
+		n = BATCH_MAX_NS / est > 16 ? BATCH_MAX_NS / est : 16;
+	for (b = 0; b < batches; b++) {
+		t0 = now_ns();
+		for (i = 0; i < n; i++) {
+			ret = syscall(NR_LATE, 0, 0, 1);
+			if (!denied_ok(arg->how, ret, ++want))
+				child_fail(errno, "the denied call did not act as its action says");
+		}
+		t1 = now_ns();
+		if (!b || t1 - t0 < best)
+			best = t1 - t0;
+	}
+	shm->extra[0] = n;
+	child_done(best / n);
+}
+
 /* ns for one install, the first one of a fresh child */
 static void measure_install_once(const void *a)
 {
@@ -571,15 +733,28 @@ static void measure_install_repeat(const void *a)
 	child_done(median(iter_ns, n));
 }
 
-/* ns per fork + _exit + waitpid with the sandbox active (median) */
+struct fork_arg {
+	const struct sandbox *sb;
+	bool die;	/* the child makes a denied call instead of _exit() */
+	bool nodump;	/* no core dump (RLIMIT_CORE 0, not dumpable) */
+};
+
+/*
+ * ns per fork + _exit + waitpid with the sandbox active (median); with
+ * @die, fork + a denied mseal(0, 0, 1) that kills the child + waitpid.
+ */
 static void measure_fork(const void *a)
 {
-	const struct sandbox *sb = a;
+	const struct fork_arg *arg = a;
+	const struct rlimit nocore = { 0, 0 };
 	unsigned long long t0;
 	int i, err, status;
 	pid_t pid;
 
-	err = sandbox_install(sb);
+	if (arg->nodump && (setrlimit(RLIMIT_CORE, &nocore) ||
+			    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)))
+		child_fail(errno, "no core dumps");
+	err = sandbox_install(arg->sb);
 	if (err)
 		child_fail(err, "install failed");
 	for (i = -3; i < forks; i++) {
@@ -587,10 +762,17 @@ static void measure_fork(const void *a)
 		pid = fork();
 		if (pid < 0)
 			child_fail(errno, "fork");
-		if (pid == 0)
+		if (pid == 0) {
+			if (arg->die)
+				syscall(NR_LATE, 0, 0, 1);
 			_exit(0);
-		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-			child_fail(errno, "grandchild did not exit");
+		}
+		if (waitpid(pid, &status, 0) != pid)
+			child_fail(errno, "waitpid");
+		if (arg->die ? !WIFSIGNALED(status) || WTERMSIG(status) != SIGSYS :
+			       !WIFEXITED(status))
+			child_fail(0, arg->die ? "the denied call did not kill the grandchild" :
+				   "grandchild did not exit");
 		if (i >= 0)
 			iter_ns[i] = now_ns() - t0;
 	}
@@ -598,11 +780,166 @@ static void measure_fork(const void *a)
 }
 
 /* ------------------------------------------------------------------ */
+/* TSYNC                                                              */
+
+struct tsync_arg {
+	const struct sandbox *sb;
+	int threads;		/* in the process, the caller included */
+};
+
+static uint32_t tsync_word;
+static int tsync_started;
+
+static void *tsync_thread(void *a)
+{
+	(void)a;
+	__atomic_add_fetch(&tsync_started, 1, __ATOMIC_RELEASE);
+	for (;;)	/* futex is in the mask: a spurious wakeup waits again */
+		syscall(__NR_futex, &tsync_word, FUTEX_WAIT, 0, NULL, NULL, 0);
+	return NULL;
+}
+
+/*
+ * ns for one TSYNC install by the first thread of a fresh process with
+ * @threads threads (the others blocked in futex): the mask through
+ * seccomp(SECCOMP_SET_MODE_MASK, SECCOMP_MASK_FLAG_TSYNC), the filter
+ * through seccomp(SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC).
+ */
+static void measure_tsync(const void *a)
+{
+	const struct tsync_arg *arg = a;
+	const struct sandbox *sb = arg->sb;
+	struct timespec settle = { 0, 20000000 };
+	struct bench_mask m = {
+		.arch = SELF_ARCH,
+		.nbits = mask_nbits(&sb->mask),
+		.bits = (uintptr_t)sb->mask.bits,
+	};
+	struct bench_mask_set set = {
+		.nr_masks = 1,
+		.action = sb->action,
+		.masks = (uintptr_t)&m,
+	};
+	struct sock_fprog fprog;
+	unsigned long long t0, t1;
+	pthread_attr_t attr;
+	pthread_t t;
+	long ret;
+	int i;
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		child_fail(errno, "no_new_privs");
+	if (pthread_attr_init(&attr) || pthread_attr_setstacksize(&attr, 65536))
+		child_fail(0, "pthread_attr");
+	for (i = 1; i < arg->threads; i++)
+		if (pthread_create(&t, &attr, tsync_thread, NULL))
+			child_fail(0, "pthread_create");
+	while (__atomic_load_n(&tsync_started, __ATOMIC_ACQUIRE) < arg->threads - 1)
+		sched_yield();
+	nanosleep(&settle, NULL);	/* let them block in futex */
+	if (sb_has_mask(sb)) {
+		t0 = now_ns();
+		ret = syscall(__NR_seccomp, BENCH_SET_MODE_MASK,
+			      BENCH_MASK_FLAG_TSYNC, &set);
+		t1 = now_ns();
+	} else {
+		fprog.len = sb->filter[0]->len;
+		fprog.filter = (struct sock_filter *)sb->filter[0]->insn;
+		t0 = now_ns();
+		ret = syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER,
+			      SECCOMP_FILTER_FLAG_TSYNC, &fprog);
+		t1 = now_ns();
+	}
+	if (ret > 0)
+		child_fail(0, "TSYNC failed on a thread (returned its TID)");
+	if (ret)
+		child_fail(errno, "TSYNC install failed");
+	child_done(t1 - t0);
+}
+
+/* ------------------------------------------------------------------ */
+/* The refcount's cache line                                          */
+
+#define MAX_READERS	16
+
+struct cacheline_arg {
+	const struct sandbox *sb;
+	int readers;
+	bool churn;
+};
+
+static unsigned long long cl_calls = 2000;
+static int cl_ready, cl_go, cl_finished;
+static double cl_ns[MAX_READERS];
+
+static void *cl_reader(void *a)
+{
+	int idx = (int)(intptr_t)a;
+	unsigned long long i, t0;
+	pid_t pid = getpid();
+
+	pin(ncpus > 1 ? 1 + idx % (ncpus - 1) : 0);
+	__atomic_add_fetch(&cl_ready, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&cl_go, __ATOMIC_ACQUIRE))
+		;
+	t0 = now_ns();
+	for (i = 0; i < cl_calls; i++)
+		if (syscall(__NR_getpid) != pid)
+			child_fail(errno, "getpid?");
+	cl_ns[idx] = (double)(now_ns() - t0) / cl_calls;
+	__atomic_add_fetch(&cl_finished, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void *cl_nothing(void *a)
+{
+	return a;
+}
+
+/*
+ * ns per getpid of @readers threads (the mean of each one's mean) on the
+ * CPUs but the first, while the first thread, on CPU 0, creates and joins
+ * threads (@churn) or waits for them. extra[1]: the threads created.
+ */
+static void measure_cacheline(const void *a)
+{
+	const struct cacheline_arg *arg = a;
+	pthread_t r[MAX_READERS], t;
+	unsigned long long created = 0;
+	double sum = 0;
+	int i, err;
+
+	pin(0);
+	err = sandbox_install(arg->sb);
+	if (err)
+		child_fail(err, "install failed");
+	for (i = 0; i < arg->readers; i++)
+		if (pthread_create(&r[i], NULL, cl_reader, (void *)(intptr_t)i))
+			child_fail(0, "pthread_create");
+	while (__atomic_load_n(&cl_ready, __ATOMIC_ACQUIRE) < arg->readers)
+		sched_yield();
+	__atomic_store_n(&cl_go, 1, __ATOMIC_RELEASE);
+	while (arg->churn &&
+	       __atomic_load_n(&cl_finished, __ATOMIC_ACQUIRE) < arg->readers) {
+		if (pthread_create(&t, NULL, cl_nothing, NULL) ||
+		    pthread_join(t, NULL))
+			child_fail(0, "create/join");
+		created++;
+	}
+	for (i = 0; i < arg->readers; i++) {
+		pthread_join(r[i], NULL);
+		sum += cl_ns[i];
+	}
+	shm->extra[1] = created;
+	child_done(sum / arg->readers);
+}
+
+/* ------------------------------------------------------------------ */
 /* Kernel memory per sandboxed task                                   */
 
 struct meminfo {
 	long long slab, sunreclaim, vmalloc, percpu, used;	/* bytes */
-	long long masks;	/* seccomp_masks objects (slabinfo), or -1 */
+	long long masks;	/* seccomp_allowlist objects (slabinfo), or -1 */
 };
 
 static void read_meminfo(struct meminfo *m)
@@ -641,7 +978,9 @@ static void read_meminfo(struct meminfo *m)
 	while (fgets(line, sizeof(line), f)) {
 		long long active, num, objsize;
 
-		if (sscanf(line, "seccomp_masks %lld %lld %lld",
+		if (sscanf(line, "seccomp_allowlist %lld %lld %lld",
+			   &active, &num, &objsize) == 3 ||
+		    sscanf(line, "seccomp_masks %lld %lld %lld",
 			   &active, &num, &objsize) == 3)
 			m->masks = active * objsize;
 	}
@@ -729,7 +1068,8 @@ static int measure_memory(const struct sandbox *sb, double out[6])
 /* ------------------------------------------------------------------ */
 /* Cases                                                              */
 
-enum kind { K_SYSCALL, K_INSTALL_ONCE, K_INSTALL_REPEAT, K_FORK, K_MEMORY };
+enum kind { K_SYSCALL, K_INSTALL_ONCE, K_INSTALL_REPEAT, K_FORK, K_MEMORY,
+	    K_DENIED, K_TSYNC, K_CACHELINE };
 
 static const char *const mem_fields[6] = {
 	"used", "slab", "sunreclaim", "vmalloc", "percpu", "seccomp_masks",
@@ -744,8 +1084,12 @@ struct bcase {
 	int param;		/* rules, mask bits or filters */
 	enum kind kind;
 	struct sandbox sb;
+	enum denied how;	/* K_DENIED */
+	bool die, nodump;	/* K_FORK */
+	bool churn;		/* K_CACHELINE */
 	const char *unit;
 	double v[MAX_ROUNDS];
+	double aux[MAX_ROUNDS];	/* K_CACHELINE: threads created */
 	double mem[MAX_ROUNDS][6];
 	int n;
 	unsigned long long calls;	/* K_SYSCALL: calls per batch */
@@ -755,7 +1099,8 @@ struct bcase {
 
 static struct bcase cases[MAX_CASES];
 static int ncases;
-static const char *groups = "syscall,masksize,chart,install,fork,memory";
+static const char *groups =
+	"syscall,masksize,chart,install,fork,memory,stack,action,tsync,cacheline";
 
 static bool group_on(const char *g)
 {
@@ -796,7 +1141,8 @@ static struct bcase *add_case(const char *group, const char *sys, long nr,
 	c->param = param;
 	c->kind = kind;
 	c->unit = kind == K_MEMORY ? "bytes/task" :
-		  kind == K_SYSCALL ? "ns/call" :
+		  kind == K_SYSCALL || kind == K_DENIED ||
+		  kind == K_CACHELINE ? "ns/call" :
 		  kind == K_FORK ? "ns/fork" : "ns/install";
 	if (param)
 		snprintf(c->name, sizeof(c->name), "%s/%s/%s-%d", group, sys,
@@ -892,6 +1238,128 @@ static void add_syscall_cases(const char *sys, long nr)
 		sb_filters(&c->sb, nr, 1, true, 4);
 }
 
+/* A filter that allows @nr (and prctl, which installs the mask next). */
+static void sb_filter_prctl(struct sandbox *sb, long nr, bool argload)
+{
+	memset(sb, 0, sizeof(*sb));
+	sb->mode = SB_FILTER;
+	sb->nfilters = 1;
+	sb->filter[0] = new_prog();
+	bpf_list(sb->filter[0], nr, 1, argload, true);
+}
+
+/*
+ * The stack group: the filter alone, and a mask of the measured syscall
+ * (and the clock, if the clock is a syscall) installed on top of it.
+ */
+static void add_stack_cases(const char *sys, long nr)
+{
+	static const char *const names[2][2] = {
+		{ "filter-cached", "mask-on-filter-cached" },
+		{ "filter-arg", "mask-on-filter-arg" },
+	};
+	struct bcase *c;
+	int arg;
+
+	for (arg = 0; arg < 2; arg++) {
+		c = add_case("stack", sys, nr, names[arg][0], 0, K_SYSCALL);
+		if (c)
+			sb_filter_prctl(&c->sb, nr, arg);
+		c = add_case("stack", sys, nr, names[arg][1], 0, K_SYSCALL);
+		if (c) {
+			sb_filter_prctl(&c->sb, nr, arg);
+			c->sb.mode = SB_FILTER_MASK;
+			c->sb.mask = support;
+			set_add(&c->sb.mask, nr);
+		}
+	}
+}
+
+/*
+ * The action group: a mask that denies mseal(0, 0, 1) with each action
+ * (it allows rt_sigreturn, for the trap handler); the kill action as
+ * fork + die against fork + _exit, both without core dumps.
+ */
+static void add_action_cases(void)
+{
+	static const struct {
+		const char *name;
+		enum denied how;
+		unsigned int action;
+	} acts[] = {
+		{ "errno", DENY_ERRNO, SECCOMP_RET_ERRNO | DENY_ERRNO_VALUE },
+		{ "trap", DENY_TRAP, SECCOMP_RET_TRAP },
+		{ "log", DENY_LOG, SECCOMP_RET_LOG },
+	};
+	struct nrset s100;
+	struct bcase *c;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(acts); i++) {
+		c = add_case("action", "mseal", NR_LATE, acts[i].name, 0, K_DENIED);
+		if (!c)
+			continue;
+		c->how = acts[i].how;
+		c->sb.mode = SB_MASK;
+		c->sb.action = acts[i].action;
+		c->sb.mask = support;
+		set_add(&c->sb.mask, __NR_rt_sigreturn);
+#ifdef __NR_sigreturn
+		set_add(&c->sb.mask, __NR_sigreturn);
+#endif
+	}
+	set100(&s100, __NR_getpid);
+	for (i = 0; i < 2; i++) {
+		c = add_case("action", "set100", 0, i ? "fork-kill" : "fork-exit", 0, K_FORK);
+		if (!c)
+			continue;
+		c->sb.mode = SB_MASK;
+		c->sb.mask = s100;
+		c->die = i;
+		c->nodump = true;
+	}
+}
+
+/* The tsync group: 1, 8 and 64 threads; the mask allows futex. */
+static void add_tsync_cases(void)
+{
+	static const int threads[] = { 1, 8, 64 };
+	struct nrset s;
+	struct bcase *c;
+	unsigned int i;
+
+	set100(&s, __NR_futex);
+	for (i = 0; i < ARRAY_SIZE(threads); i++) {
+		c = add_case("tsync", "set100", 0, "mask", threads[i], K_TSYNC);
+		if (c) {
+			c->sb.mode = SB_MASK;
+			c->sb.mask = s;
+		}
+		c = add_case("tsync", "set100", 0, "filter", threads[i], K_TSYNC);
+		if (c)
+			sb_filter_set(&c->sb, &s, 1);
+	}
+}
+
+/* The cacheline group: one reader per CPU but the first (at least one). */
+static void add_cacheline_cases(void)
+{
+	int readers = ncpus > 1 ? ncpus - 1 : 1;
+	struct bcase *c;
+	int churn;
+
+	if (readers > MAX_READERS)
+		readers = MAX_READERS;
+	for (churn = 0; churn < 2; churn++) {
+		c = add_case("cacheline", "getpid", __NR_getpid,
+			     churn ? "churn" : "quiet", readers, K_CACHELINE);
+		if (c) {
+			sb_mask(&c->sb, __NR_getpid, 0);
+			c->churn = churn;
+		}
+	}
+}
+
 static void build_cases(void)
 {
 	static const int chart_rules[] = { 10, 30, 100 };
@@ -962,6 +1430,11 @@ static void build_cases(void)
 	c = add_case("memory", "set100", 0, "filter", 0, K_MEMORY);
 	if (c)
 		sb_filter_set(&c->sb, &s100, 1);
+
+	add_stack_cases("getpid", __NR_getpid);
+	add_action_cases();
+	add_tsync_cases();
+	add_cacheline_cases();
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -987,6 +1460,10 @@ static double median(const double *v, int n)
 static void run_case(struct bcase *c)
 {
 	struct syscall_arg sa = { &c->sb, c->nr };
+	struct denied_arg da = { &c->sb, c->how };
+	struct fork_arg fa = { &c->sb, c->die, c->nodump };
+	struct tsync_arg ta = { &c->sb, c->param };
+	struct cacheline_arg ca = { &c->sb, c->param, c->churn };
 	static double vals[1024];
 	double v = 0;
 	int i, k = 0, ret = 0;
@@ -999,8 +1476,26 @@ static void run_case(struct bcase *c)
 		if (!ret)
 			c->calls = shm->extra[0];
 		break;
+	case K_DENIED:
+		ret = run_child(measure_denied, &da, &v, 600);
+		if (!ret)
+			c->calls = shm->extra[0];
+		break;
 	case K_FORK:
-		ret = run_child(measure_fork, &c->sb, &v, 600);
+		ret = run_child(measure_fork, &fa, &v, 600);
+		break;
+	case K_TSYNC:
+		for (i = 0; i < installs && i < 1024 && !ret; i++) {
+			ret = run_child(measure_tsync, &ta, &vals[k], 120);
+			if (!ret)
+				k++;
+		}
+		v = median(vals, k);
+		break;
+	case K_CACHELINE:
+		ret = run_child(measure_cacheline, &ca, &v, 600);
+		if (!ret)
+			c->aux[c->n] = shm->extra[1];
 		break;
 	case K_INSTALL_REPEAT:
 		ret = run_child(measure_install_repeat, &c->sb, &v, 600);
@@ -1208,6 +1703,7 @@ static void write_json(const char *path, const struct utsname *u,
 	fprintf(f, "  \"installs_per_round\": %d,\n  \"repeat_installs\": %d,\n",
 		installs, REPEAT_INSTALLS);
 	fprintf(f, "  \"forks\": %d,\n  \"memory_tasks\": %d,\n", forks, memtasks);
+	fprintf(f, "  \"cacheline_calls\": %llu,\n", cl_calls);
 	fprintf(f, "  \"late_syscall\": {\"name\": \"mseal\", \"nr\": %d},\n",
 		NR_LATE);
 	fprintf(f, "  \"seconds\": %.1f,\n  \"cases\": [\n", secs);
@@ -1217,11 +1713,14 @@ static void write_json(const char *path, const struct utsname *u,
 		fprintf(f, "    {\"name\": ");
 		json_str(f, c->name);
 		fprintf(f, JSON_CASE_FMT, c->group, c->sys, c->nr, c->mode, c->param, c->unit);
-		if (c->kind == K_SYSCALL)
+		if (c->kind == K_SYSCALL || c->kind == K_DENIED)
 			fprintf(f, "\"calls_per_batch\": %llu, ", c->calls);
-		if (c->sb.mode == SB_MASK)
-			fprintf(f, "\"mask_bits_set\": %d, ", c->sb.mask.count);
-		if (c->sb.mode == SB_FILTER)
+		if (c->kind == K_CACHELINE)
+			fprintf(f, "\"calls_per_thread\": %llu, ", cl_calls);
+		if (sb_has_mask(&c->sb))
+			fprintf(f, "\"mask_bits_set\": %d, \"mask_action\": \"0x%x\", ",
+				c->sb.mask.count, c->sb.action);
+		if (sb_has_filter(&c->sb))
 			fprintf(f, "\"filters\": %d, \"filter_insns\": %d, ",
 				c->sb.nfilters, c->sb.filter[c->sb.nfilters - 1]->len);
 		fprintf(f, "\"status\": \"%s\", ", c->failed ? "fail" :
@@ -1235,6 +1734,12 @@ static void write_json(const char *path, const struct utsname *u,
 		for (r = 0; r < c->n; r++)
 			fprintf(f, "%s%.3f", r ? ", " : "", c->v[r]);
 		fprintf(f, "]");
+		if (c->kind == K_CACHELINE) {
+			fprintf(f, ", \"threads_created\": [");
+			for (r = 0; r < c->n; r++)
+				fprintf(f, "%s%.0f", r ? ", " : "", c->aux[r]);
+			fprintf(f, "]");
+		}
 		if (c->kind == K_MEMORY) {
 			fprintf(f, ", \"memory\": {");
 			for (k = 0; k < 6; k++) {
@@ -1277,7 +1782,7 @@ static double case_max(const struct bcase *c)
 }
 
 #define PASS_FMT "%s: %llu syscalls per measurement (fastest of %d batches), %d round(s), %d installs, %d forks, %d tasks\n"
-#define USAGE_FMT "usage: %s [-t MS | -s SAMPLES] [-r ROUNDS] [-k INSTALLS] [-f FORKS] [-m TASKS] [-g GROUPS] [-j FILE] | [SAMPLES]\n"
+#define USAGE_FMT "usage: %s [-t MS | -s SAMPLES] [-r ROUNDS] [-k INSTALLS] [-f FORKS] [-m TASKS] [-c CALLS] [-g GROUPS] [-j FILE] | [SAMPLES]\n"
 
 static void usage(const char *argv0)
 {
@@ -1296,7 +1801,7 @@ int main(int argc, char *argv[])
 	int opt, r, i, mask_err;
 
 	setbuf(stdout, NULL);
-	while ((opt = getopt(argc, argv, "t:s:r:b:k:f:m:g:j:h")) != -1) {
+	while ((opt = getopt(argc, argv, "t:s:r:b:k:f:m:c:g:j:h")) != -1) {
 		switch (opt) {
 		case 't':
 			calib_ms = strtoull(optarg, NULL, 0);
@@ -1319,6 +1824,9 @@ int main(int argc, char *argv[])
 		case 'm':
 			memtasks = atoi(optarg);
 			break;
+		case 'c':
+			cl_calls = strtoull(optarg, NULL, 0);
+			break;
 		case 'g':
 			groups = optarg;
 			break;
@@ -1333,7 +1841,7 @@ int main(int argc, char *argv[])
 		samples = strtoull(argv[optind++], NULL, 0);
 	if (optind < argc || !samples || rounds < 1 || rounds > MAX_ROUNDS ||
 	    batches < 1 || installs < 1 || installs > 1024 || forks < 1 || forks > MAX_ITER ||
-	    memtasks < 1)
+	    memtasks < 1 || !cl_calls)
 		usage(argv[0]);
 
 	shm = mmap(NULL, sizeof(*shm), PROT_READ | PROT_WRITE,
@@ -1361,7 +1869,7 @@ int main(int argc, char *argv[])
 	build_cases();
 	mask_err = probe_mask();
 	for (i = 0; mask_err && i < ncases; i++) {
-		if (cases[i].sb.mode == SB_MASK) {
+		if (sb_has_mask(&cases[i].sb)) {
 			const char *reason = mask_err > 0 ? strerror(mask_err) : "?";
 
 			cases[i].skipped = true;
