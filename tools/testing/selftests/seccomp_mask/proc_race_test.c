@@ -11,6 +11,8 @@
  * lines, "Seccomp: 3" without them, lines of two different states.
  */
 
+#include <pthread.h>
+
 #include "common.h"
 
 #ifdef X86_BUILD
@@ -31,13 +33,27 @@ static void state_mask(struct mask *m, int k)
 		mask_clear(m, FIRST_CLEARED + i);
 }
 
+/* In a child: install state 0, then tighten to every other state. */
+static void every_state(bool both)
+{
+	const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
+	struct mask m;
+	int k;
+
+	for (k = 0; k < NR_STATES; k++) {
+		const struct mask *both_m[2] = { &m, &m };
+
+		state_mask(&m, k);
+		CHILD_ASSERT(mask_seccomp_set(0, SECCOMP_RET_ERRNO | (k + 1),
+					      both ? 2 : 1, arch, both_m) == 0);
+	}
+}
+
 /* In a child: wait for SIGUSR1, go through every state, then wait. */
 static void racer(int ready, int never, bool both)
 {
-	const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
 	sigset_t set;
-	struct mask m;
-	int k, sig;
+	int sig;
 	char c;
 
 	sigemptyset(&set);
@@ -46,13 +62,7 @@ static void racer(int ready, int never, bool both)
 	CHILD_ASSERT(set_nnp() == 0);
 	CHILD_ASSERT(write(ready, "r", 1) == 1);
 	CHILD_ASSERT(sigwait(&set, &sig) == 0);
-	for (k = 0; k < NR_STATES; k++) {
-		const struct mask *both_m[2] = { &m, &m };
-
-		state_mask(&m, k);
-		CHILD_ASSERT(mask_seccomp_set(0, SECCOMP_RET_ERRNO | (k + 1),
-					      both ? 2 : 1, arch, both_m) == 0);
-	}
+	every_state(both);
 	/* Killed by the parent while it waits here. */
 	CHILD_ASSERT(read(never, &c, 1) == 1);
 	_exit(0);
@@ -192,26 +202,35 @@ static void round_run(struct __test_metadata *const _metadata,
 	}
 }
 
-TEST(status_is_always_one_state)
+static void race_init(struct race *r)
 {
-	struct race r = {};
-	double end;
-	int k, rounds = 0;
+	int k;
 
-	if (!require_mask(_metadata))
-		return;
-	r.both = other_abi_available();
-	r.own_line = self_is_compat() ? "Seccomp_mask_compat" : "Seccomp_mask";
+	memset(r, 0, sizeof(*r));
+	r->both = other_abi_available();
+	r->own_line = self_is_compat() ? "Seccomp_mask_compat" :
+		      "Seccomp_mask";
 	/* A 64-bit kernel has both lines. */
 	if (kernel_is_64bit())
-		r.other_line = self_is_compat() ? "Seccomp_mask" :
-			       "Seccomp_mask_compat";
+		r->other_line = self_is_compat() ? "Seccomp_mask" :
+				"Seccomp_mask_compat";
 	for (k = 0; k < NR_STATES; k++) {
 		struct mask m;
 
 		state_mask(&m, k);
-		mask_format(&m, r.fmt[k], sizeof(r.fmt[k]));
+		mask_format(&m, r->fmt[k], sizeof(r->fmt[k]));
 	}
+}
+
+TEST(status_is_always_one_state)
+{
+	struct race r;
+	double end;
+	int rounds = 0;
+
+	if (!require_mask(_metadata))
+		return;
+	race_init(&r);
 	end = now() + RACE_SECONDS;
 	while (now() < end && !r.bad) {
 		round_run(_metadata, &r);
@@ -221,6 +240,89 @@ TEST(status_is_always_one_state)
 	       rounds, NR_CHILDREN, r.reads, r.bad);
 	EXPECT_EQ(0, r.bad);
 	EXPECT_EQ(rounds * NR_CHILDREN, r.final);
+}
+
+/*
+ * The same race with many more installs: in a child whose main thread
+ * stays in mode 0, one racer thread after the other announces its TID,
+ * waits until the parent has read its status, and goes through every
+ * state, while the parent reads the status of the current racer without
+ * a pause.
+ */
+struct relay {
+	pid_t tid;	/* the current racer */
+	int reads;	/* the parent's reads of it */
+	int racers;	/* racers that went through every state */
+	bool both;
+};
+
+static struct relay *relay;
+
+static void *racer_thread(void *arg)
+{
+	long spin;
+
+	__atomic_store_n(&relay->reads, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&relay->tid, syscall(__NR_gettid), __ATOMIC_SEQ_CST);
+	for (spin = 0; spin < 10000000 &&
+	     !__atomic_load_n(&relay->reads, __ATOMIC_SEQ_CST); spin++)
+		;
+	every_state(relay->both);
+	__atomic_add_fetch(&relay->racers, 1, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+TEST(thread_status_is_always_one_state)
+{
+	char buf[8192], why[256];
+	struct race r;
+	double end;
+	pid_t pid;
+	int status;
+
+	if (!require_mask(_metadata) || !require_threads(_metadata))
+		return;
+	race_init(&r);
+	relay = mmap(NULL, sizeof(*relay), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(relay != MAP_FAILED);
+	relay->both = r.both;
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		pthread_t t;
+
+		CHILD_ASSERT(set_nnp() == 0);
+		/* Killed by the parent. */
+		for (;;) {
+			CHILD_ASSERT(pthread_create(&t, NULL, racer_thread,
+						    NULL) == 0);
+			CHILD_ASSERT(pthread_join(t, NULL) == 0);
+		}
+	}
+	end = now() + RACE_SECONDS;
+	while (now() < end && r.bad < 5) {
+		pid_t tid = __atomic_load_n(&relay->tid, __ATOMIC_SEQ_CST);
+
+		/* Not started yet, or gone: its TID has no status. */
+		if (!tid || read_status(tid, buf, sizeof(buf)))
+			continue;
+		__atomic_add_fetch(&relay->reads, 1, __ATOMIC_SEQ_CST);
+		r.reads++;
+		if (classify(&r, buf, why, sizeof(why)) == -2 && r.bad++ < 5)
+			TH_LOG("thread %d: %s", tid, why);
+	}
+	kill(pid, SIGKILL);
+	status = child_wait(_metadata, pid);
+	TH_LOG("%d racer threads, %d reads, %d inconsistent",
+	       relay->racers, r.reads, r.bad);
+	EXPECT_EQ(0, r.bad);
+	EXPECT_LT(0, relay->racers);
+	/* Killed by the parent, not ended by a failure of its own. */
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+		child_describe(_metadata, status, __LINE__);
+	}
+	munmap(relay, sizeof(*relay));
 }
 
 #else
