@@ -21,7 +21,8 @@
 #define NR_STATES	8	/* state k: ERRNO k + 1, bits 900 .. 900+k-1 clear */
 #define FIRST_CLEARED	900
 #define RACE_SECONDS	4
-#define ROUND_MS	300
+/* A round ends when every child is in its last state; this bounds it. */
+#define ROUND_MS	5000
 
 /* The mask of state @k, the same for both ABIs. */
 static void state_mask(struct mask *m, int k)
