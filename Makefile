@@ -142,7 +142,7 @@ clean:
 		$(BUILD)/job-* $(BUILD)/logs $(BUILD)/stamps $(BUILD)/series-snapshot \
 		$(BUILD)/baseline $(BUILD)/bisect $(BUILD)/matrix $(BUILD)/accel-probe* \
 		$(BUILD)/debug-obj $(BUILD)/debug-kselftest $(BUILD)/debug-initramfs* \
-		$(BUILD)/samples $(BUILD)/bench
+		$(BUILD)/samples $(BUILD)/bench $(BUILD)/bench-before $(BUILD)/mutants
 
 # Also drops the extracted source and the compiler cache.
 distclean: clean
