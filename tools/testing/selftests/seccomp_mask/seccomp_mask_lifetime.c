@@ -11,8 +11,9 @@
  *
  * The masks live in the "seccomp_allowlist" slab cache. Its active
  * objects are read (after a shrink, which flushes the per-cpu slabs, so
- * that they count the objects in use) before the churn, at a peak where
- * HOLDERS masked processes are alive at once (the peak must show at
+ * that they count the objects in use) before the churn, once the frees
+ * of earlier tests have landed, at a peak where HOLDERS masked processes
+ * are alive at once (the peak must show at
  * least one object each: this is the right cache, and it is counted),
  * and after every task was reaped and RCU drained (the masks are freed
  * with kfree_rcu(), which may batch for a few seconds): then they must be
@@ -104,6 +105,43 @@ static bool slab_figures(long *active, long *total, long *perslab)
 	}
 	fclose(f);
 	return found;
+}
+
+/* Asks the kfree_rcu shrinker to drain its batches, then waits 1 s. */
+static void drain_slab(void)
+{
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+
+	if (fd >= 0) {
+		if (write(fd, "2", 1) < 0)
+			;
+		close(fd);
+	}
+	sleep(1);
+}
+
+/*
+ * slab_figures() once the allowlists that earlier tests freed have left:
+ * they may still wait for a grace period (kfree_rcu(), or tasks RCU after
+ * a TSYNC). Waits until the count stops falling, for up to 30 s, so that
+ * "before" counts what stays, not what an earlier test left in flight.
+ */
+static bool slab_settled(long *active, long *total, long *perslab)
+{
+	long prev;
+	int tries;
+
+	if (!slab_figures(active, total, perslab))
+		return false;
+	for (tries = 0; tries < 30; tries++) {
+		prev = *active;
+		drain_slab();
+		if (!slab_figures(active, total, perslab))
+			return false;
+		if (*active >= prev)
+			break;
+	}
+	return true;
 }
 
 static int prctl_bits(const uint8_t *bits, unsigned int nbits)
@@ -389,7 +427,7 @@ int main(int argc, char **argv)
 		ksft_finished();
 	}
 
-	have_slab = slab_figures(&before, &total0, &per);
+	have_slab = slab_settled(&before, &total0, &per);
 	if (have_slab)
 		ksft_print_msg("before: %s active_objs %ld num_objs %ld objperslab %ld\n", CACHE,
 			       before, total0, per);
@@ -443,14 +481,7 @@ int main(int argc, char **argv)
 	 * up to 120 s, asking the kfree_rcu shrinker to drain its batches.
 	 */
 	for (tries = 0; tries < 120; tries++) {
-		int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
-
-		if (fd >= 0) {
-			if (write(fd, "2", 1) < 0)
-				;
-			close(fd);
-		}
-		sleep(1);
+		drain_slab();
 		if (!slab_figures(&after, &tot, &p))
 			break;
 		if (after <= before + LEAK_SLACK)
