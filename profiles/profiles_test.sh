@@ -24,12 +24,14 @@
 # plus checks of mask-exec itself (--print, profile and name errors, PROG's
 # exit status, --action errno, a mask stacked on a filter: /proc, the
 # filter's errno for what the mask allows, the mask's kill first; --learn
-# of both ABIs (int80), and --learn beside a registered audit daemon).
+# of both ABIs (int80), and --learn beside a registered audit daemon;
+# --features, and --spec-allow on a mask stacked on a filter).
 #
 # A kernel without the mask mode (or without version 2 of it: actions,
-# stacking, the log action --learn needs) makes the tests that need it
-# SKIP, or fail when SECCOMP_MASK_REQUIRED=1 (set by the harness when the
-# kernel is built with CONFIG_SECCOMP_MASK=y).
+# stacking, the log action --learn needs; or without version 3: the
+# feature query, SECCOMP_MASK_FLAG_SPEC_ALLOW) makes the tests that need
+# it SKIP, or fail when SECCOMP_MASK_REQUIRED=1 (set by the harness when
+# the kernel is built with CONFIG_SECCOMP_MASK=y).
 # Installed by profiles/guest-files as /kselftest/mask_profiles/.
 P=${PROFILE_DIR:-/profiles}
 W=${WORK_DIR:-/tmp/mask-profiles}
@@ -81,7 +83,7 @@ for p in $PROFILES; do
 	[ -f "$P/$p.profile" ] && profiles="$profiles $p"
 done
 set -- $profiles
-fixed=11
+fixed=13
 echo "TAP version 13"
 echo "1..$((fixed + 5 * $#))"
 
@@ -144,7 +146,8 @@ if [ $r = 125 ]; then
 	why="mask-exec cannot install a mask"
 	for t in mask_exec_exit_status mask_exec_action_errno mask_exec_stacked_status \
 		mask_exec_filter_errno_under_mask mask_exec_mask_before_filter \
-		mask_exec_learn_both_abis mask_exec_learn_multicast; do
+		mask_exec_learn_both_abis mask_exec_learn_multicast \
+		mask_exec_features mask_exec_spec_allow; do
 		missing "$t" "$why"
 	done
 	for p; do
@@ -255,6 +258,40 @@ else
 		mask_exec_learn_both_abis mask_exec_learn_multicast; do
 		missing "$t" "$v2why"
 	done
+fi
+
+# Version 3: --features prints what the kernel's feature query says (an
+# x86-64 kernel with IA32_EMULATION); a kernel before version 3 has none.
+mask-exec --features > "$W/features.out" 2> "$W/features.err"
+r=$?
+if [ $r = 125 ] && grep -q 'no feature query' "$W/features.err"; then
+	diag < "$W/features.err"
+	v3why="the kernel predates version 3 of the mask mode (no feature query)"
+	for t in mask_exec_features mask_exec_spec_allow; do
+		missing "$t" "$v3why"
+	done
+else
+	exp=$(printf 'set_size: 24\nflags: 0x3 tsync spec_allow\nactions: 0xf kill_process trap errno log\nabi: x86_64 0xc000003e max_bits 1024\nabi: i386 0x40000003 max_bits 1024')
+	[ $r = 0 ] && [ "$(cat "$W/features.out")" = "$exp" ]
+	r=$?
+	[ $r = 0 ] || cat "$W/features.out" "$W/features.err" | diag
+	check $r mask_exec_features
+
+	# --spec-allow: the filter (seccomp() with SECCOMP_FILTER_FLAG_SPEC_ALLOW)
+	# and the mask over it (SECCOMP_MASK_FLAG_SPEC_ALLOW) are installed.
+	mask-exec --spec-allow --deny-filter "$CONTAINER_DENY" -- \
+		mask-exec --spec-allow --profile "$P/cat.profile" --action kill -- \
+		cat /proc/self/status > "$W/spec.out" 2> "$W/spec.err"
+	r=$?
+	diag < "$W/spec.err"
+	status_is 0 $r &&
+		grep -q "^Seccomp:	2$" "$W/spec.out" &&
+		grep -q "^Seccomp_filters:	1$" "$W/spec.out" &&
+		grep -q "^Seccomp_mask:	[0-9]" "$W/spec.out" &&
+		grep -q "^Seccomp_mask_action:	kill_process$" "$W/spec.out"
+	r=$?
+	[ $r = 0 ] || grep '^Seccomp' "$W/spec.out" | diag
+	check $r mask_exec_spec_allow
 fi
 
 for p; do

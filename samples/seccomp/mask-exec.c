@@ -3,10 +3,13 @@
  * mask-exec: run a program under a seccomp syscall mask (SECCOMP_MODE_MASK).
  *
  *	mask-exec [--allow LIST] [--allow-compat LIST] [--profile FILE]
- *		  [--action ACTION] [--deny-filter LIST] [--] PROG [ARGS...]
- *	mask-exec --learn FILE [--deny-filter LIST] [--] PROG [ARGS...]
+ *		  [--action ACTION] [--deny-filter LIST] [--spec-allow]
+ *		  [--] PROG [ARGS...]
+ *	mask-exec --learn FILE [--deny-filter LIST] [--spec-allow]
+ *		  [--] PROG [ARGS...]
  *	mask-exec --print [--names] [--allow LIST] [--allow-compat LIST]
  *		  [--profile FILE] [--action ACTION]
+ *	mask-exec --features
  *
  * LIST holds syscall names, numbers and ranges of numbers, separated by
  * commas or white space: "read,write,exit_group,60-62".  Names are resolved
@@ -37,6 +40,20 @@
  * masks while it has one thread, right before execve, so
  * SECCOMP_MASK_FLAG_TSYNC would change nothing.
  *
+ * The call passes a struct seccomp_mask_set of version 3 of the interface
+ * (its size first).  A kernel that predates version 3 (it has no
+ * SECCOMP_GET_MASK_FEATURES) rejects that layout with EINVAL; mask-exec
+ * then makes the call again with the layout of versions 1 and 2, so that
+ * it runs on every kernel with the mask mode.
+ *
+ * --spec-allow passes SECCOMP_MASK_FLAG_SPEC_ALLOW: installing the masks
+ * does not force the speculation mitigations (SSBD, STIBP) on PROG that
+ * the kernel otherwise forces on a process that enters seccomp when it
+ * runs with spec_store_bypass_disable=seccomp or spectre_v2_user=seccomp.
+ * The --deny-filter filter is then installed with
+ * SECCOMP_FILTER_FLAG_SPEC_ALLOW for the same reason.  Kernels before
+ * version 3 have no such flag for masks: the call fails.
+ *
  * --deny-filter LIST first installs a BPF filter that allows every syscall
  * but the listed x86-64 ones, which fail with EPERM: a container runtime's
  * default profile in miniature.  The mask, if any, stacks on it; without a
@@ -59,12 +76,32 @@
  * /proc/<pid>/status and exits without installing anything; with --names
  * each allowed syscall is shown by its name instead of its number.
  *
+ * --features asks the kernel what its mask mode takes
+ * (seccomp(SECCOMP_GET_MASK_FEATURES), which needs no privilege and
+ * changes nothing) and prints it, one item a line:
+ *
+ *	set_size: 24
+ *	flags: 0x3 tsync spec_allow
+ *	actions: 0xf kill_process trap errno log
+ *	abi: x86_64 0xc000003e max_bits 1024
+ *	abi: i386 0x40000003 max_bits 1024
+ *
+ * set_size is the size of the kernel's struct seccomp_mask_set, flags the
+ * SECCOMP_MASK_FLAG_* values it accepts and actions the actions, each as
+ * a number and then by name (a bit without a name as its hexadecimal
+ * value), and there is one abi line for each ABI the kernel has a mask
+ * for: its name, its AUDIT_ARCH_* value and the largest nbits its mask
+ * takes.  A kernel without the query (before version 3 of the interface,
+ * or without the mask mode) makes mask-exec say so and exit with 125.
+ *
  * Exit status: that of PROG (128 + the signal's number when --learn's PROG
  * is killed); 125 when mask-exec itself fails (bad usage, an unknown
- * syscall name, the kernel refusing the masks, a lost audit record), 126
- * when PROG cannot be executed and 127 when it is not found, as env(1) does.
+ * syscall name, the kernel refusing the masks, a lost audit record, no
+ * feature query), 126 when PROG cannot be executed and 127 when it is not
+ * found, as env(1) does; 0 after --print and --features.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -88,7 +125,90 @@
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/netlink.h>
+#include <linux/types.h>
+
+/*
+ * The uapi of the mask mode comes from the kernel tree's installed
+ * headers (usr/include).  Older headers lack it, or have the struct
+ * seccomp_mask_set of an earlier version of the interface (no size
+ * field): the headers' own structs of the mask mode's set and feature
+ * query are renamed out of the way while they are included, and the
+ * version 3 layouts, which this program uses, are declared below, with
+ * the constants the headers may lack.
+ */
+#define seccomp_mask_set seccomp_mask_set_installed_header
+#define seccomp_mask_arch seccomp_mask_arch_installed_header
+#define seccomp_mask_features seccomp_mask_features_installed_header
 #include <linux/seccomp.h>
+#undef seccomp_mask_set
+#undef seccomp_mask_arch
+#undef seccomp_mask_features
+
+#ifndef SECCOMP_MODE_MASK
+#define SECCOMP_MODE_MASK		3
+#define SECCOMP_SET_MODE_MASK		4
+#define SECCOMP_MASK_MAX_BITS		1024
+
+struct seccomp_mask {
+	__u32 arch;		/* AUDIT_ARCH_* of the table @bits indexes */
+	__u32 nbits;		/* 0 .. the arch's maximum */
+	__aligned_u64 bits;	/* user address of (nbits + 7) / 8 bytes */
+};
+#endif
+
+#ifndef SECCOMP_MASK_FLAG_TSYNC
+#define SECCOMP_MASK_FLAG_TSYNC		1UL
+#endif
+
+#ifndef SECCOMP_GET_MASK_FEATURES
+#define SECCOMP_GET_MASK_FEATURES	5
+#define SECCOMP_MASK_FLAG_SPEC_ALLOW	2UL
+#define SECCOMP_MASK_SET_SIZE_VER0	24
+#define SECCOMP_MASK_ACTION_KILL_PROCESS	0x1U
+#define SECCOMP_MASK_ACTION_TRAP		0x2U
+#define SECCOMP_MASK_ACTION_ERRNO		0x4U
+#define SECCOMP_MASK_ACTION_LOG			0x8U
+#define SECCOMP_MASK_FEATURES_MAX_ARCHES	4
+#define SECCOMP_MASK_FEATURES_SIZE_VER0	56
+#endif
+
+struct seccomp_mask_set {
+	__u32 size;		/* sizeof(struct seccomp_mask_set) */
+	__u32 nr_masks;		/* 1 .. number of ABIs */
+	__u32 action;		/* 0: kill the process */
+	__u32 __reserved;	/* must be 0 */
+	__aligned_u64 masks;	/* user address of nr_masks struct seccomp_mask */
+};
+
+struct seccomp_mask_arch {
+	__u32 arch;		/* AUDIT_ARCH_* of an ABI the kernel has a mask for */
+	__u32 max_bits;		/* the largest nbits that ABI's mask takes */
+};
+
+struct seccomp_mask_features {
+	__u32 size;		/* in: sizeof; out: bytes the kernel filled */
+	__u32 set_size;		/* sizeof(struct seccomp_mask_set) of the kernel */
+	__aligned_u64 flags;	/* SECCOMP_MASK_FLAG_* the kernel accepts */
+	__u32 actions;		/* SECCOMP_MASK_ACTION_* the kernel accepts */
+	__u32 nr_arches;	/* entries filled in @arches */
+	struct seccomp_mask_arch arches[SECCOMP_MASK_FEATURES_MAX_ARCHES];
+};
+
+/* The struct seccomp_mask_set of versions 1 and 2 of the interface. */
+struct seccomp_mask_set_v2 {
+	__u32 nr_masks;
+	__u32 action;
+	__aligned_u64 masks;
+};
+
+static_assert(sizeof(struct seccomp_mask_set) == SECCOMP_MASK_SET_SIZE_VER0,
+	      "struct seccomp_mask_set: the layout of version 3");
+static_assert(sizeof(struct seccomp_mask_features) == SECCOMP_MASK_FEATURES_SIZE_VER0,
+	      "struct seccomp_mask_features: the layout of version 3");
+
+#ifndef SECCOMP_FILTER_FLAG_SPEC_ALLOW
+#define SECCOMP_FILTER_FLAG_SPEC_ALLOW	4UL
+#endif
 
 #include "mask-exec-names.h"
 
@@ -110,6 +230,9 @@
 	", or the kernel has only version 1 of the mask mode (no --action, no mask over a filter)"
 #define V1_FILTER \
 	", or this process has a BPF filter and the kernel only version 1 of the mask mode"
+
+/* SECCOMP_MASK_FLAG_* of the seccomp(SECCOMP_SET_MODE_MASK) call. */
+static unsigned long mask_flags;
 
 struct abi {
 	const char *option;		/* command line option of this ABI */
@@ -157,10 +280,13 @@ static void show_help(FILE *f)
 {
 	fprintf(f,
 		"usage: mask-exec [--allow LIST] [--allow-compat LIST] [--profile FILE]\n"
-		"                 [--action ACTION] [--deny-filter LIST] [--] PROG [ARGS...]\n"
-		"       mask-exec --learn FILE [--deny-filter LIST] [--] PROG [ARGS...]\n"
+		"                 [--action ACTION] [--deny-filter LIST] [--spec-allow]\n"
+		"                 [--] PROG [ARGS...]\n"
+		"       mask-exec --learn FILE [--deny-filter LIST] [--spec-allow]\n"
+		"                 [--] PROG [ARGS...]\n"
 		"       mask-exec --print [--names] [--allow LIST] [--allow-compat LIST]\n"
 		"                 [--profile FILE] [--action ACTION]\n"
+		"       mask-exec --features\n"
 		"Run PROG with only the listed syscalls allowed (seccomp mask mode).\n"
 		"LIST: syscall names, numbers and ranges, e.g. read,write,exit_group,60-62\n"
 		"  --allow LIST         allowed x86-64 syscalls (must include execve)\n"
@@ -173,12 +299,16 @@ static void show_help(FILE *f)
 		"  --deny-filter LIST   first install a BPF filter failing the listed x86-64\n"
 		"                       syscalls with EPERM and allowing the rest; the mask,\n"
 		"                       if any, stacks on it\n"
+		"  --spec-allow         do not force the speculation mitigations on PROG\n"
+		"                       (SECCOMP_MASK_FLAG_SPEC_ALLOW; the filter's too)\n"
 		"  --learn FILE         run PROG and its children with every syscall logged,\n"
 		"                       read the audit records and write the syscalls they\n"
 		"                       made to FILE as a profile (- for stdout); fails if\n"
 		"                       an audit record was lost\n"
 		"  --print              show the masks as /proc/PID/status would; run nothing\n"
 		"  --names              with --print: syscall names instead of numbers\n"
+		"  --features           show what the kernel's mask mode takes (flags,\n"
+		"                       actions, each ABI and its largest nbits); run nothing\n"
 		"Exit status: PROG's (--learn: 128+N if killed by signal N); 125 mask-exec\n"
 		"failed, 126 PROG not executable, 127 PROG not found.\n");
 }
@@ -529,18 +659,121 @@ static int install_deny_filter(void)
 	}
 	insns[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
 	prog.len = n;
+	if (mask_flags & SECCOMP_MASK_FLAG_SPEC_ALLOW) {
+		if (!syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER,
+			     SECCOMP_FILTER_FLAG_SPEC_ALLOW, &prog))
+			return 0;
+		perror("mask-exec: --deny-filter --spec-allow: seccomp(SECCOMP_SET_MODE_FILTER)");
+		return -1;
+	}
 	if (!prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0))
 		return 0;
 	perror("mask-exec: --deny-filter: prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER)");
 	return -1;
 }
 
-/* no_new_privs, the --deny-filter filter if asked for, then the masks. */
+/*
+ * seccomp(SECCOMP_GET_MASK_FEATURES) into @f; 0 or -1 with errno set
+ * (EINVAL: a kernel before version 3 of the interface, or without the
+ * mask mode).
+ */
+static int get_features(struct seccomp_mask_features *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->size = sizeof(*f);
+	return syscall(__NR_seccomp, SECCOMP_GET_MASK_FEATURES, 0, f) ? -1 : 0;
+}
+
+/* " name" for each bit of @bits that has one, else " 0xBIT". */
+static void print_bits(unsigned long long bits, const char * const *names,
+		       unsigned int nr_names)
+{
+	unsigned int i;
+
+	for (i = 0; i < 64; i++) {
+		if (!(bits & (1ULL << i)))
+			continue;
+		if (i < nr_names)
+			printf(" %s", names[i]);
+		else
+			printf(" 0x%llx", 1ULL << i);
+	}
+}
+
+static const char *arch_name(unsigned int arch)
+{
+	switch (arch) {
+	case AUDIT_ARCH_X86_64:
+		return "x86_64";
+	case AUDIT_ARCH_I386:
+		return "i386";
+	case AUDIT_ARCH_AARCH64:
+		return "aarch64";
+	case AUDIT_ARCH_ARM:
+		return "arm";
+	default:
+		return NULL;
+	}
+}
+
+/* --features: what this kernel's mask mode takes, one item a line. */
+static int show_features(void)
+{
+	static const char * const flag_names[] = { "tsync", "spec_allow" };
+	static const char * const action_names[] = {
+		"kill_process", "trap", "errno", "log",
+	};
+	struct seccomp_mask_features f;
+	unsigned int i, nr;
+	const char *name;
+
+	if (get_features(&f)) {
+		if (errno == EINVAL) {
+			fprintf(stderr,
+				"mask-exec: no feature query (kernel before contract version 3)\n");
+			return EXIT_FAIL;
+		}
+		perror("mask-exec: --features: seccomp(SECCOMP_GET_MASK_FEATURES)");
+		return EXIT_FAIL;
+	}
+	printf("set_size: %u\n", f.set_size);
+	printf("flags: 0x%llx", (unsigned long long)f.flags);
+	print_bits(f.flags, flag_names, ARRAY_SIZE(flag_names));
+	printf("\nactions: 0x%x", f.actions);
+	print_bits(f.actions, action_names, ARRAY_SIZE(action_names));
+	printf("\n");
+	/* Only the entries the kernel filled, of those this struct has. */
+	nr = f.nr_arches;
+	if (nr > SECCOMP_MASK_FEATURES_MAX_ARCHES)
+		nr = SECCOMP_MASK_FEATURES_MAX_ARCHES;
+	for (i = 0; i < nr; i++) {
+		if (f.size < offsetof(struct seccomp_mask_features, arches) +
+			     (i + 1) * sizeof(f.arches[0]))
+			break;
+		name = arch_name(f.arches[i].arch);
+		if (name)
+			printf("abi: %s 0x%08x max_bits %u\n", name,
+			       f.arches[i].arch, f.arches[i].max_bits);
+		else
+			printf("abi: 0x%08x 0x%08x max_bits %u\n", f.arches[i].arch,
+			       f.arches[i].arch, f.arches[i].max_bits);
+	}
+	return fflush(stdout) ? EXIT_FAIL : 0;
+}
+
+/*
+ * no_new_privs, the --deny-filter filter if asked for, then the masks:
+ * the set of version 3, or on a kernel before version 3 (no feature
+ * query) the one of versions 1 and 2.
+ */
 static int install(unsigned int action)
 {
 	struct seccomp_mask masks[ARRAY_SIZE(abis)];
-	struct seccomp_mask_set set = { .action = action };
+	struct seccomp_mask_set set = { .size = sizeof(set), .action = action };
+	struct seccomp_mask_set_v2 old_set;
+	struct seccomp_mask_features f;
 	unsigned int i;
+	int err;
 
 	for (i = 0; i < ARRAY_SIZE(abis); i++) {
 		if (!abis[i].given)
@@ -558,8 +791,26 @@ static int install(unsigned int action)
 	}
 	if (deny.given && install_deny_filter())
 		return -1;
-	if (!set.nr_masks || !syscall(__NR_seccomp, SECCOMP_SET_MODE_MASK, 0, &set))
+	if (!set.nr_masks || !syscall(__NR_seccomp, SECCOMP_SET_MODE_MASK, mask_flags, &set))
 		return 0;
+	err = errno;
+	if (err == EINVAL && get_features(&f) && errno == EINVAL) {
+		/* A kernel before version 3: a set without size or reserved. */
+		if (mask_flags & SECCOMP_MASK_FLAG_SPEC_ALLOW) {
+			fprintf(stderr,
+				"mask-exec: --spec-allow: the kernel has no SECCOMP_MASK_FLAG_SPEC_ALLOW (no mask mode, or one before version 3)\n");
+			return -1;
+		}
+		old_set = (struct seccomp_mask_set_v2){
+			.nr_masks = set.nr_masks,
+			.action = set.action,
+			.masks = set.masks,
+		};
+		if (!syscall(__NR_seccomp, SECCOMP_SET_MODE_MASK, 0, &old_set))
+			return 0;
+		err = errno;
+	}
+	errno = err;
 	switch (errno) {
 	case EINVAL:
 		fprintf(stderr,
@@ -1055,15 +1306,18 @@ int main(int argc, char **argv)
 		{ "learn", required_argument, NULL, 'l' },
 		{ "print", no_argument, NULL, 'p' },
 		{ "names", no_argument, NULL, 'n' },
+		{ "spec-allow", no_argument, NULL, 'S' },
+		{ "features", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt, errors = 0, print = 0, names = 0, ret;
+	int opt, errors = 0, print = 0, names = 0, features = 0, others = 0, ret;
 	const char *learn_file = NULL;
 	unsigned int action = 0;
 	char path[PATH_MAX];
 
 	while ((opt = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
+		others += opt != 'F';
 		switch (opt) {
 		case 'a':
 			errors += add_list(&abis[0], optarg);
@@ -1089,6 +1343,12 @@ int main(int argc, char **argv)
 		case 'n':
 			names = 1;
 			break;
+		case 'S':
+			mask_flags |= SECCOMP_MASK_FLAG_SPEC_ALLOW;
+			break;
+		case 'F':
+			features = 1;
+			break;
 		case 'h':
 			show_help(stdout);
 			return 0;
@@ -1101,6 +1361,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mask-exec: %d error%s in the arguments; nothing executed\n",
 			errors, errors > 1 ? "s" : "");
 		return EXIT_FAIL;
+	}
+	if (features) {
+		if (others || optind < argc) {
+			fprintf(stderr,
+				"mask-exec: --features takes no other option and no program\n");
+			return EXIT_FAIL;
+		}
+		return show_features();
 	}
 	if (learn_file && (print || action || abis[0].given || abis[1].given)) {
 		fprintf(stderr,
