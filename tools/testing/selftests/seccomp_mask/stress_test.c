@@ -1,9 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Seccomp mask mode: threads that keep tightening their masks while other
- * processes read their /proc status and the masked process keeps forking,
- * for a few seconds. The masks must stay consistent and the kernel log
- * free of warnings.
+ * Seccomp mask mode: for a few seconds, threads of one process tighten
+ * their own masks at the same time (prctl(), no lock between them: each
+ * replaces its own allowlist and drops its reference to the one it shared),
+ * one of them forking after each of its tightenings (the child must have
+ * mode 3 and show the forker's latest mask), while two other processes read
+ * every thread's /proc status (each read must parse and be a subset of that
+ * thread's previous one). Then each thread's status must show its own last
+ * mask, and a number the main thread cleared must kill it. The kernel log
+ * must stay free of warnings: /dev/kmsg must be readable in required mode.
+ *
+ * Without TSYNC: a thread only ever replaces its own allowlist here.
+ * tsync_stress_test.c has a TSYNC replace the allowlists of threads that
+ * are using them.
  */
 
 #include <dirent.h>
@@ -13,15 +22,24 @@
 #include "common.h"
 
 #define STRESS_SECONDS	3
-#define TIGHTENERS	4
+#define TIGHTENERS	4	/* and the forker, which tightens too */
 #define READERS		2
-/* The tighteners clear numbers no kernel implements, one at a time. */
+/*
+ * The threads clear numbers no kernel implements, each its own share of
+ * them, one per round; when a thread's share is used up it keeps
+ * installing its last mask (the same bits: still a new allowlist).
+ */
 #define FIRST_CLEARED	512
 #define LAST_CLEARED	(NR_UNIMPLEMENTED - 1)
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct mask shared;	/* what the last tightening installed */
-static unsigned int next_clear = FIRST_CLEARED;
+struct tightener {
+	pthread_t thread;
+	struct mask m;		/* this thread's mask, as it last installed it */
+	unsigned int next, last;	/* the numbers it has still to clear */
+	bool forks;		/* the forker: a fork after each tightening */
+	unsigned long tightened, forked;
+};
+
 static int stop;
 
 /*
@@ -60,38 +78,59 @@ static bool parse_list(const char *s, struct mask *m)
 	return true;
 }
 
-/* Serialized, so every tightening is a subset of every thread's mask. */
-static void *tightener(void *arg)
+/* This program's ABI's mask line in the status file @path. */
+static bool path_shows(const char *path, const char *want)
 {
-	unsigned long *count = arg;
+	char buf[8192], val[4096];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	while (!__atomic_load_n(&stop, __ATOMIC_SEQ_CST)) {
-		pthread_mutex_lock(&lock);
-		if (next_clear <= LAST_CLEARED)
-			mask_clear(&shared, next_clear++);
-		if (mask_prctl(&shared))
-			child_fail(__LINE__, "mask_prctl(&shared) == 0");
-		pthread_mutex_unlock(&lock);
-		(*count)++;
-	}
-	return NULL;
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	return status_field(buf, self_is_compat() ? "Seccomp_mask_compat" :
+			    "Seccomp_mask", val, sizeof(val)) &&
+	       !strcmp(val, want);
 }
 
-static void *forker(void *arg)
+/*
+ * Tighten this thread's own mask, again and again, concurrently with the
+ * other threads; the forker forks after each tightening, and its child
+ * must have the mask just installed.
+ */
+static void *tightener(void *arg)
 {
-	unsigned long *count = arg;
+	struct tightener *t = arg;
+	char want[4096];
+	int status;
+	pid_t pid;
 
 	while (!__atomic_load_n(&stop, __ATOMIC_SEQ_CST)) {
-		int status;
-		pid_t pid = fork();
-
+		if (t->next <= t->last)
+			mask_clear(&t->m, t->next++);
+		if (mask_prctl(&t->m))
+			child_fail(__LINE__, "mask_prctl(&t->m) == 0");
+		t->tightened++;
+		if (!t->forks)
+			continue;
+		mask_format(&t->m, want, sizeof(want));
+		pid = fork();
 		if (pid == 0)
-			_exit(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3 ? 0 : 1);
+			_exit(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3 &&
+			      path_shows("/proc/self/status", want) ? 0 : 1);
 		if (pid < 0 || waitpid(pid, &status, 0) != pid ||
 		    !WIFEXITED(status) || WEXITSTATUS(status))
-			child_fail(__LINE__, "forked child sees mode 3");
-		(*count)++;
+			child_fail(__LINE__, "the forked child has mode 3 and the forker's mask");
+		t->forked++;
 	}
+	/* Its own status shows its own last mask. */
+	mask_format(&t->m, want, sizeof(want));
+	if (!path_shows("/proc/thread-self/status", want))
+		child_fail(__LINE__, "the thread's status shows its last mask");
 	return NULL;
 }
 
@@ -220,49 +259,56 @@ TEST(tighten_fork_and_read_status_concurrently)
 
 	if (!require_mask(_metadata) || !require_threads(_metadata))
 		return;
+	/* The log check is part of the test: in required mode it must run. */
 	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (kmsg >= 0)
-		lseek(kmsg, 0, SEEK_END);
-	else
+	if (kmsg < 0 && mask_required()) {
+		ASSERT_LE(0, kmsg) {
+			TH_LOG("required mode, but /dev/kmsg cannot be read: %s",
+			       strerror(errno));
+		}
+	}
+	if (kmsg < 0)
 		TH_LOG("cannot read /dev/kmsg (%s): not checking the log",
 		       strerror(errno));
+	else
+		ASSERT_LE(0, lseek(kmsg, 0, SEEK_END));
 
-	mask_all(&shared, SECCOMP_MASK_MAX_BITS);
 	deadline = now() + STRESS_SECONDS;
 	pid = child_fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		unsigned long tightened[TIGHTENERS] = { 0 }, forked = 0;
-		pthread_t t[TIGHTENERS + 1];
-		char buf[8192], val[4096], want[4096];
-		const char *key;
+		const unsigned int share = (LAST_CLEARED - FIRST_CLEARED + 1) /
+					   (TIGHTENERS + 1);
+		static struct tightener t[TIGHTENERS + 1];
+		char want[4096];
 		struct mask own;
 
+		mask_all(&own, SECCOMP_MASK_MAX_BITS);
 		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_prctl(&shared) == 0);
-		for (i = 0; i < TIGHTENERS; i++)
-			CHILD_ASSERT(pthread_create(&t[i], NULL, tightener,
-						    &tightened[i]) == 0);
-		CHILD_ASSERT(pthread_create(&t[i], NULL, forker,
-					    &forked) == 0);
+		CHILD_ASSERT(mask_prctl(&own) == 0);
+		/* The last one is the forker. */
+		for (i = 0; i <= TIGHTENERS; i++) {
+			t[i].m = own;
+			t[i].next = FIRST_CLEARED + i * share;
+			t[i].last = t[i].next + share - 1;
+			t[i].forks = i == TIGHTENERS;
+			CHILD_ASSERT(pthread_create(&t[i].thread, NULL,
+						    tightener, &t[i]) == 0);
+		}
 		while (now() < deadline)
 			usleep(10000);
 		__atomic_store_n(&stop, 1, __ATOMIC_SEQ_CST);
-		for (i = 0; i <= TIGHTENERS; i++)
-			CHILD_ASSERT(pthread_join(t[i], NULL) == 0);
-		for (i = 0; i < TIGHTENERS; i++)
-			CHILD_ASSERT(tightened[i] > 0);
-		CHILD_ASSERT(forked > 0);
+		for (i = 0; i <= TIGHTENERS; i++) {
+			CHILD_ASSERT(pthread_join(t[i].thread, NULL) == 0);
+			CHILD_ASSERT(t[i].tightened > 0);
+		}
+		CHILD_ASSERT(t[TIGHTENERS].forked > 0);
 
-		/* One last tightening here: this thread's mask is "shared". */
-		CHILD_ASSERT(mask_prctl(&shared) == 0);
-		CHILD_ASSERT(read_status(0, buf, sizeof(buf)) == 0);
-		key = self_is_compat() ? "Seccomp_mask_compat" : "Seccomp_mask";
-		CHILD_ASSERT(status_field(buf, key, val, sizeof(val)));
-		CHILD_ASSERT(parse_list(val, &own));
-		mask_format(&shared, want, sizeof(want));
-		CHILD_ASSERT(!strcmp(val, want));
-		/* A cleared number is denied. */
+		/* This thread's own tightening, then its denied number. */
+		mask_clear(&own, FIRST_CLEARED);
+		CHILD_ASSERT(mask_prctl(&own) == 0);
+		mask_format(&own, want, sizeof(want));
+		CHILD_ASSERT(path_shows("/proc/self/status", want));
 		CHILD_DENIED(syscall(FIRST_CLEARED));
 		_exit(0);
 	}
