@@ -2,7 +2,8 @@
 # README.md against the repository: its target list is `make help`'s, its
 # series table is patches/series (scripts/readme-series), every relative
 # link resolves inside the repository (nothing outside it), and the C
-# example for sandbox authors compiles.
+# example for sandbox authors compiles (against the installed headers, or
+# when they lack the mask mode the version 3 uapi declared here).
 . "$(dirname "$0")/common.sh"
 R=$ROOT/README.md
 readme_targets=$(sed -n '/^## Targets/,/^## /p' "$R" | sed -n 's/^    make \([a-z][a-z-]*\).*/\1/p' | sort -u)
@@ -33,8 +34,19 @@ sed -n '/^```c$/,/^```$/p' "$R" | sed '1d;$d' > "$TMPD/example.c"
 	echo '#define SECCOMP_MODE_MASK 3'
 	echo '#define SECCOMP_SET_MODE_MASK 4'
 	echo '#define SECCOMP_MASK_MAX_BITS 1024'
+	echo '#define SECCOMP_GET_MASK_FEATURES 5'
+	echo '#define SECCOMP_MASK_FLAG_TSYNC (1UL << 0)'
+	echo '#define SECCOMP_MASK_FLAG_SPEC_ALLOW (1UL << 1)'
+	echo '#define SECCOMP_MASK_ACTION_KILL_PROCESS (1U << 0)'
+	echo '#define SECCOMP_MASK_ACTION_TRAP (1U << 1)'
+	echo '#define SECCOMP_MASK_ACTION_ERRNO (1U << 2)'
+	echo '#define SECCOMP_MASK_ACTION_LOG (1U << 3)'
 	echo 'struct seccomp_mask { __u32 arch; __u32 nbits; __aligned_u64 bits; };'
-	echo 'struct seccomp_mask_set { __u32 nr_masks; __u32 action; __aligned_u64 masks; };'
+	echo 'struct seccomp_mask_set { __u32 size; __u32 nr_masks; __u32 action; __u32 __reserved;'
+	echo '	__aligned_u64 masks; };'
+	echo 'struct seccomp_mask_arch { __u32 arch; __u32 max_bits; };'
+	echo 'struct seccomp_mask_features { __u32 size; __u32 set_size; __aligned_u64 flags;'
+	echo '	__u32 actions; __u32 nr_arches; struct seccomp_mask_arch arches[4]; };'
 	echo '#endif'
 } > "$TMPD/uapi-fallback.h"
 check "readme: the C example compiles (-Wall -Wextra -Werror)" \
