@@ -19,7 +19,7 @@ SHELL := /bin/bash
 S := scripts
 export KSRC QEMU_ACCEL CMD KSFT_ARGS BUILD_DIR BOOT_TIMEOUT CHECK_TIMEOUT \
 	SECCOMP_BENCHMARK_SAMPLES QEMU_MEM QEMU_SMP KERNEL_CMDLINE GUEST_FILES DEMO \
-	JOBS HARNESS_MASK_REQUIRED
+	JOBS HARNESS_MASK_REQUIRED BENCH_CONFIG
 
 BUILD      := $(if $(BUILD_DIR),$(BUILD_DIR),build)
 
@@ -119,7 +119,9 @@ mutants: deps
 	@if [ -x $(S)/mutants ]; then $(S)/mutants; \
 	else echo "mutants: error: scripts/mutants does not exist yet" >&2; exit 1; fi
 
-# Boot once: mask vs no seccomp vs BPF filters -> build/bench/ (scripts/bench).
+# Boot once: mask vs no seccomp vs BPF filters -> build/bench/ (scripts/bench);
+# BENCH_CONFIG=configs/preempt.config: a kernel of its own with that fragment
+# too -> build/bench-config/preempt/.
 bench: deps build ; @$(S)/bench
 
 # Record the upstream selftests on the UNPATCHED kernel (same config) into
@@ -142,7 +144,8 @@ clean:
 		$(BUILD)/job-* $(BUILD)/logs $(BUILD)/stamps $(BUILD)/series-snapshot \
 		$(BUILD)/baseline $(BUILD)/bisect $(BUILD)/matrix $(BUILD)/accel-probe* \
 		$(BUILD)/debug-obj $(BUILD)/debug-kselftest $(BUILD)/debug-initramfs* \
-		$(BUILD)/samples $(BUILD)/bench $(BUILD)/bench-before $(BUILD)/mutants
+		$(BUILD)/samples $(BUILD)/bench $(BUILD)/bench-before $(BUILD)/bench-config \
+		$(BUILD)/mutants
 
 # Also drops the extracted source and the compiler cache.
 distclean: clean
@@ -182,4 +185,4 @@ help:
 	@echo 'Stages (scripts/): deps ksrc series config build-kernel build-tests initramfs boot tap run-tests'
 	@echo 'Variables: KSRC JOBS QEMU_ACCEL CMD KSFT_ARGS BUILD_DIR BOOT_TIMEOUT CHECK_TIMEOUT'
 	@echo '           HARNESS_MASK_REQUIRED SECCOMP_BENCHMARK_SAMPLES QEMU_MEM QEMU_SMP'
-	@echo '           KERNEL_CMDLINE GUEST_FILES DEMO'
+	@echo '           KERNEL_CMDLINE GUEST_FILES DEMO BENCH_CONFIG'
