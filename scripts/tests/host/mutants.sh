@@ -4,7 +4,7 @@
 # series change that breaks a mutant fails make check, in seconds and without
 # a build.  The files the series and the mutants touch are copied from the
 # pristine source into a scratch tree, the series is applied there, and each
-# mutant is tried with patch --dry-run.
+# mutant is tried with patch --dry-run (scripts/mutants-refresh fixes most).
 R=$(cd "$(dirname "$0")/../../.." && pwd)
 src=${KSRC:-}
 mainb=${BUILD_DIR:-$R/build}
@@ -62,6 +62,6 @@ for m in "${MUT[@]}"; do
 	if out=$(patch -p1 --dry-run -s -f --fuzz=0 -d "$tree" < "$m" 2>&1); then
 		pass "mutants: $b applies on the series"
 	else
-		fail "mutants: $b does not apply on the current series (regenerate it): $(head -n1 <<<"$out")"
+		fail "mutants: $b does not apply on the current series (scripts/mutants-refresh regenerates it, or names it for a hand): $(head -n1 <<<"$out")"
 	fi
 done
