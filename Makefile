@@ -90,13 +90,13 @@ check-host:
 # The seccomp_mask selftests and their generated patch must agree.
 drift:
 	@if [ -x $(S)/gen-mirror-patch ]; then \
-		$(S)/gen-mirror-patch --check; \
+		$(S)/gen-mirror-patch --check && $(S)/cover-letter --check; \
 	else \
 		echo "drift: notice: scripts/gen-mirror-patch does not exist yet; drift check skipped" >&2; \
 	fi
 
 patches:
-	@if [ -x $(S)/gen-mirror-patch ]; then $(S)/gen-mirror-patch; \
+	@if [ -x $(S)/gen-mirror-patch ]; then $(S)/gen-mirror-patch && $(S)/cover-letter; \
 	else echo "patches: error: scripts/gen-mirror-patch does not exist yet" >&2; exit 1; fi
 
 # Every step goes through scripts/stage: whatever fails, the output ends
