@@ -1,0 +1,53 @@
+#!/bin/bash
+# scripts/cover-letter: the committed cover letter matches the series; a
+# changed patch makes --check fail (exit 1, one line naming the file) and a
+# regeneration fixes it; the letter's own text survives; a letter without
+# a shortlog line is refused (exit 2).  Runs on a copy of the project's
+# patches in a project of its own.
+. "$(dirname "$0")/common.sh"
+mainb=$ROOT/build
+src=${KSRC:-}
+if [ -z "$src" ] && [ -f "$mainb/src/linux-source-6.12/kernel/seccomp.c" ]; then
+	src=$mainb/src/linux-source-6.12
+fi
+if [ -z "$src" ]; then
+	# Without extracted source the drift check of make check extracts it.
+	src=$("$ROOT/scripts/ksrc" 2>/dev/null) || src=
+fi
+if [ ! -f "${src:-/nonexistent}/kernel/seccomp.c" ]; then
+	fail "cover: no pristine kernel source (KSRC or build/src) to apply the series to"
+	exit 0
+fi
+P=$TMPD/proj
+mkdir -p "$P/scripts" "$P/patches"
+cp "$ROOT/scripts/cover-letter" "$P/scripts/"
+cp "$ROOT"/patches/* "$P/patches/"
+git -C "$P" init -q
+cl() { RC=0; (cd "$P" && KSRC=$src scripts/cover-letter "$@") > "$TMPD/cl.out" 2>&1 || RC=$?; }
+
+cl --check
+check "cover: the committed cover letter matches the series" [ "$RC" = 0 ]
+
+# A patch's subject changes: the shortlog no longer matches.
+first=$(sed -n '1p' "$P/patches/series")
+sed -i '0,/^Subject: \[PATCH\] /s//Subject: [PATCH] Renamed: /' "$P/patches/$first"
+cl --check
+check "cover: --check fails (exit 1) when a patch changed" [ "$RC" = 1 ]
+check "cover: ... with one line naming the file" \
+	grep -q '^cover-letter: patches/0000-cover-letter.patch is out of date' "$TMPD/cl.out"
+text=$(sed -n '/^Subject:/,/^[^[:space:]].* ([0-9]*):$/p' "$P/patches/0000-cover-letter.patch" | sed '$d')
+cl
+check "cover: regenerating succeeds" [ "$RC" = 0 ]
+check "cover: ... and the shortlog has the new subject" \
+	grep -q '^  Renamed: ' "$P/patches/0000-cover-letter.patch"
+check "cover: ... and keeps the letter's text" \
+	eval '[ "$text" = "$(sed -n "/^Subject:/,/^[^[:space:]].* ([0-9]*):$/p" "$P/patches/0000-cover-letter.patch" | sed "\$d")" ]'
+cl --check
+check "cover: ... after which --check passes" [ "$RC" = 0 ]
+
+# A letter whose text cannot be told from the generated part.
+sed -i '/^[^[:space:]].* ([0-9]*):$/d' "$P/patches/0000-cover-letter.patch"
+cl --check
+check "cover: a letter without a shortlog line is refused (exit 2)" [ "$RC" = 2 ]
+check "cover: ... with one error line" eval '[ "$(grep -c "^cover-letter: error: " "$TMPD/cl.out")" = 1 ]'
+exit 0
