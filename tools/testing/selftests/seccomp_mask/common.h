@@ -22,6 +22,11 @@
 #ifndef _SELFTESTS_SECCOMP_MASK_COMMON_H
 #define _SELFTESTS_SECCOMP_MASK_COMMON_H
 
+/* lib.mk passes -D_GNU_SOURCE=; a compile by hand may not (strchrnul). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
 #include "uapi_fallback.h"
 
 #include <errno.h>
@@ -464,8 +469,13 @@ static inline long mask_seccomp_set(unsigned int flags, __u32 action,
 				    const struct mask *const *m)
 {
 	struct seccomp_mask e[4];
-	/* By position: version 1 headers call the action "reserved". */
-	struct seccomp_mask_set set = { n, action, (uintptr_t)e };
+	/* Version 3: the size first (uapi_fallback.h declares the layout). */
+	struct seccomp_mask_set set = {
+		.size = sizeof(struct seccomp_mask_set),
+		.nr_masks = n,
+		.action = action,
+		.masks = (uintptr_t)e,
+	};
 	unsigned int i;
 
 	for (i = 0; i < n && i < 4; i++)
@@ -483,6 +493,37 @@ static inline int mask_seccomp(unsigned int n, const __u32 *arch,
 static inline int mask_seccomp1(__u32 arch, const struct mask *m)
 {
 	return mask_seccomp(1, &arch, &m);
+}
+
+/*
+ * Version 3: the feature query, seccomp(SECCOMP_GET_MASK_FEATURES, 0, @f)
+ * with @f zeroed and its size that of this program's struct. 0, or -1
+ * with errno.
+ */
+static inline int mask_features(struct seccomp_mask_features *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->size = sizeof(*f);
+	return syscall(__NR_seccomp, SECCOMP_GET_MASK_FEATURES, 0, f);
+}
+
+/*
+ * Two pages mapped read-write, the second one unmapped again: the first
+ * page, whose last byte is the last readable one; NULL on failure. The
+ * caller munmap()s the page.
+ */
+static inline unsigned char *page_before_hole(void)
+{
+	unsigned char *p = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	if (munmap(p + 4096, 4096)) {
+		munmap(p, 2 * 4096);
+		return NULL;
+	}
+	return p;
 }
 
 /* Install or tighten this program's ABI's mask, through either call. */

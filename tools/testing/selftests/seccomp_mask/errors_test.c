@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Seccomp mask mode: every row of the errors table, one case each
+ *
+ * Version 3 adds the rows of the extensible set: a size below the first
+ * layout or a non-zero __reserved is EINVAL, a non-zero byte past the
+ * kernel's struct (or a size above a page) is E2BIG. Each of those cases
+ * then makes the same call with the set made valid, which must install:
+ * the error came from the field under test, read where version 3 puts it.
+ * uapi_test.c has the full matrix of sizes, tails and their order.
  */
 
-#include <sys/mount.h>
-
 #include "common.h"
+
+#include <sys/mount.h>
 
 enum ptr_kind { PTR_OK, PTR_BAD, PTR_NULL };
 enum arch_kind { ARCH_NONE, ARCH_SELF, ARCH_OTHER, ARCH_BOGUS };
@@ -32,6 +39,11 @@ FIXTURE_VARIANT(errors) {
 	unsigned int flags;
 	unsigned int action;
 	unsigned int nr_masks;
+	/* version 3: set.size (sizeof when !size_given), __reserved, tail */
+	bool size_given;
+	__u32 size;
+	__u32 reserved;
+	unsigned int tail_byte;	/* a non-zero byte at this offset (> 23) */
 	enum ptr_kind set;
 	enum ptr_kind masks;
 	struct entry e[3];
@@ -63,7 +75,7 @@ FIXTURE_VARIANT_ADD(errors, prctl_invalid_action_is_einval) {
 FIXTURE_VARIANT_ADD(errors, seccomp_unknown_flag_is_einval) {
 	.use_seccomp = true,
 	.expected_errno = EINVAL,
-	.flags = 2,	/* 1 is SECCOMP_MASK_FLAG_TSYNC in version 2 */
+	.flags = 1U << 2,	/* version 3: 1 is TSYNC, 2 SPEC_ALLOW */
 	.nr_masks = 1,
 	.e = { { ARCH_SELF, SECCOMP_MASK_MAX_BITS } },
 };
@@ -112,6 +124,24 @@ FIXTURE_VARIANT_ADD(errors, seccomp_arch_listed_twice_is_einval) {
 	       { ARCH_SELF, SECCOMP_MASK_MAX_BITS } },
 };
 
+/* Version 3: the set's size and reserved word. */
+FIXTURE_VARIANT_ADD(errors, seccomp_set_size_below_first_layout_is_einval) {
+	.use_seccomp = true,
+	.expected_errno = EINVAL,
+	.size_given = true,
+	.size = SECCOMP_MASK_SET_SIZE_VER0 - 1,
+	.nr_masks = 1,
+	.e = { { ARCH_SELF, SECCOMP_MASK_MAX_BITS } },
+};
+
+FIXTURE_VARIANT_ADD(errors, seccomp_set_reserved_is_einval) {
+	.use_seccomp = true,
+	.expected_errno = EINVAL,
+	.reserved = 1,
+	.nr_masks = 1,
+	.e = { { ARCH_SELF, SECCOMP_MASK_MAX_BITS } },
+};
+
 /* Version 2: masks stack on a filter; the mode stays 2. */
 FIXTURE_VARIANT_ADD(errors, prctl_in_filter_mode_is_valid) {
 	.prior = PRIOR_FILTER,
@@ -153,6 +183,36 @@ FIXTURE_VARIANT_ADD(errors, seccomp_masks_unreadable_is_efault) {
 	.use_seccomp = true,
 	.expected_errno = EFAULT,
 	.masks = PTR_BAD,
+	.nr_masks = 1,
+	.e = { { ARCH_SELF, SECCOMP_MASK_MAX_BITS } },
+};
+
+/* E2BIG (version 3) */
+FIXTURE_VARIANT_ADD(errors, seccomp_set_nonzero_byte_past_the_struct_is_e2big) {
+	.use_seccomp = true,
+	.expected_errno = E2BIG,
+	.size_given = true,
+	.size = 32,
+	.tail_byte = 24,
+	.nr_masks = 1,
+	.e = { { ARCH_SELF, SECCOMP_MASK_MAX_BITS } },
+};
+
+FIXTURE_VARIANT_ADD(errors, seccomp_set_size_above_a_page_is_e2big) {
+	.use_seccomp = true,
+	.expected_errno = E2BIG,
+	.size_given = true,
+	.size = 4097,
+	.nr_masks = 1,
+	.e = { { ARCH_SELF, SECCOMP_MASK_MAX_BITS } },
+};
+
+/* Not an error (version 3): a larger set whose extra bytes are 0. */
+FIXTURE_VARIANT_ADD(errors, seccomp_set_larger_with_zero_tail_is_valid) {
+	.use_seccomp = true,
+	.expected_errno = 0,
+	.size_given = true,
+	.size = 32,
 	.nr_masks = 1,
 	.e = { { ARCH_SELF, SECCOMP_MASK_MAX_BITS } },
 };
@@ -234,10 +294,20 @@ static void *ptr(enum ptr_kind kind, void *ok, void *bad)
 	}
 }
 
+/* Does the variant break the version 3 header of the set? */
+static bool header_fault(const struct _fixture_variant_errors *v)
+{
+	return (v->size_given && (v->size < SECCOMP_MASK_SET_SIZE_VER0 ||
+				  v->size > 4096)) ||
+	       v->reserved || v->tail_byte;
+}
+
 TEST_F(errors, call)
 {
 	static struct seccomp_mask e[1024];
 	static struct mask m[3];
+	/* The set and up to a page past it (size 4097 reads nothing). */
+	static __u64 setbuf[8192 / 8];
 	struct mask all, prior;
 	void *bad;
 	pid_t pid;
@@ -271,7 +341,14 @@ TEST_F(errors, call)
 			.action = variant->action,
 			.masks = (uintptr_t)ptr(variant->masks, e, bad),
 		};
+		struct seccomp_mask_set *s = (void *)setbuf;
 		int mode = 0, ret;
+
+		set.size = variant->size_given ? variant->size : sizeof(set);
+		set.__reserved = variant->reserved;
+		memcpy(s, &set, sizeof(set));
+		if (variant->tail_byte)
+			((unsigned char *)setbuf)[variant->tail_byte] = 1;
 
 		CHILD_ASSERT(set_nnp() == 0);
 		if (variant->prior == PRIOR_FILTER) {
@@ -285,7 +362,7 @@ TEST_F(errors, call)
 		errno = 0;
 		if (variant->use_seccomp)
 			ret = sys_seccomp(SECCOMP_SET_MODE_MASK, variant->flags,
-					  ptr(variant->set, &set, bad));
+					  ptr(variant->set, s, bad));
 		else
 			ret = prctl(PR_SET_SECCOMP, SECCOMP_MODE_MASK,
 				    ptr(variant->bits, all.bits, bad),
@@ -300,6 +377,16 @@ TEST_F(errors, call)
 				/* The old mask still holds. */
 				CHILD_DENIED(syscall(__NR_getppid));
 				_exit(10);
+			}
+			if (header_fault(variant)) {
+				/* The same set, its header made valid, installs. */
+				memset(setbuf, 0, sizeof(setbuf));
+				set.size = sizeof(set);
+				set.__reserved = 0;
+				memcpy(s, &set, sizeof(set));
+				CHILD_ASSERT(sys_seccomp(SECCOMP_SET_MODE_MASK,
+							 variant->flags, s) == 0);
+				CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
 			}
 		} else {
 			CHILD_ASSERT(ret == 0);
@@ -455,6 +542,7 @@ TEST_F(buffer_end, bits_up_to_the_last_mapped_byte)
 			.bits = (uintptr_t)bits,
 		};
 		struct seccomp_mask_set set = {
+			.size = sizeof(struct seccomp_mask_set),
 			.nr_masks = 1,
 			.masks = (uintptr_t)&e,
 		};

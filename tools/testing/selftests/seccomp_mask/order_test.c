@@ -6,6 +6,20 @@
  * the arguments, then the privilege, then the allocation and the copy of
  * the bits, then the state of the task. Each case has exactly two faults;
  * a kernel that checks them in another order returns the other errno.
+ *
+ * Version 3 puts the checks of the extensible set in front, in this order
+ * (build/v3/uapi.txt): the flags (EINVAL); reading set->size (EFAULT); a
+ * size below the first layout (EINVAL); a size above a page (E2BIG);
+ * copy_struct_from_user(): a non-zero byte past the kernel's struct
+ * (E2BIG) or the size bytes not readable (EFAULT); a non-zero __reserved
+ * (EINVAL); then the version 2 checks. The cases "..._before_..." below
+ * guard each step against the next ones. Where both faults give the same
+ * errno (reserved and a bad action: EINVAL either way) the case only
+ * guards that the pair fails that way and installs nothing.
+ *
+ * Every case ends with a valid version 3 set installed by seccomp(2): the
+ * kernel reads the set where version 3 puts its fields, and the faulty
+ * call left the task able to take it.
  */
 
 #include "common.h"
@@ -21,6 +35,14 @@ enum fault {
 	F_BITS,			/* the bits are not readable */
 	F_PRIV,			/* no no_new_privs, no CAP_SYS_ADMIN */
 	F_WIDER,		/* a tightening that widens the mask */
+	/* version 3 */
+	F_SIZE_SMALL,		/* set.size 16, below the first layout */
+	F_SIZE_HUGE,		/* set.size 4097, above a page */
+	F_TAIL,			/* set.size 32, a non-zero byte at 24 */
+	F_TAIL_FAULT,		/* set.size 32, bytes 28..31 not readable */
+	F_STRUCT_FAULT,		/* only set.size readable, bytes 4.. not */
+	F_RESERVED,		/* set.__reserved 1 */
+	F_MASKS,		/* the masks are not readable */
 };
 
 struct order_case {
@@ -29,7 +51,9 @@ struct order_case {
 	int expected_errno;
 };
 
-FIXTURE(order) {};
+FIXTURE(order) {
+	unsigned char *page;	/* the next page is not mapped */
+};
 
 FIXTURE_VARIANT(order) {
 	struct order_case c;
@@ -118,24 +142,205 @@ FIXTURE_VARIANT_ADD(order, seccomp_bits_before_subset) {
 	},
 };
 
+/* Version 3, step 1: the flags before anything of the set. */
+FIXTURE_VARIANT_ADD(order, seccomp_flags_before_size_above_page) {
+	.c = {
+		.use_seccomp = true,
+		.a = F_FLAGS, .b = F_SIZE_HUGE, .expected_errno = EINVAL,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_flags_before_tail) {
+	.c = {
+		.use_seccomp = true,
+		.a = F_FLAGS, .b = F_TAIL, .expected_errno = EINVAL,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_flags_before_struct_fault) {
+	.c = {
+		.use_seccomp = true,
+		.a = F_FLAGS, .b = F_STRUCT_FAULT, .expected_errno = EINVAL,
+	},
+};
+
+/* Steps 3 and 4: the size before the copy of the struct. */
+FIXTURE_VARIANT_ADD(order, seccomp_size_below_first_layout_before_struct_fault) {
+	.c = {
+		.use_seccomp = true,
+		.a = F_SIZE_SMALL, .b = F_STRUCT_FAULT, .expected_errno = EINVAL,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_size_above_page_before_struct_fault) {
+	.c = {
+		.use_seccomp = true,
+		.a = F_SIZE_HUGE, .b = F_STRUCT_FAULT, .expected_errno = E2BIG,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_size_above_page_before_reserved) {
+	.c = {
+		.use_seccomp = true,
+		.a = F_SIZE_HUGE, .b = F_RESERVED, .expected_errno = E2BIG,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_size_below_first_layout_before_privilege) {
+	.c = {
+		.use_seccomp = true,
+		.a = F_SIZE_SMALL, .b = F_PRIV, .expected_errno = EINVAL,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_size_below_first_layout_before_masks) {
+	.c = {
+		.use_seccomp = true,
+		.a = F_SIZE_SMALL, .b = F_MASKS, .expected_errno = EINVAL,
+	},
+};
+
+/* Step 5: the tail before the reserved word and the version 2 checks. */
+FIXTURE_VARIANT_ADD(order, seccomp_tail_before_reserved) {
+	.c = {
+		.use_seccomp = true,
+		.a = F_TAIL, .b = F_RESERVED, .expected_errno = E2BIG,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_tail_fault_before_reserved) {
+	.c = {
+		.use_seccomp = true,
+		.a = F_TAIL_FAULT, .b = F_RESERVED, .expected_errno = EFAULT,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_tail_before_action) {
+	.c = {
+		.use_seccomp = true,
+		.a = F_TAIL, .b = F_ACTION, .expected_errno = E2BIG,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_tail_before_arch) {
+	.c = {
+		.use_seccomp = true,
+		.a = F_TAIL, .b = F_ARCH, .expected_errno = E2BIG,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_tail_before_privilege) {
+	.c = {
+		.use_seccomp = true,
+		.a = F_TAIL, .b = F_PRIV, .expected_errno = E2BIG,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_tail_before_subset) {
+	.c = {
+		.use_seccomp = true,
+		.a = F_TAIL, .b = F_WIDER, .expected_errno = E2BIG,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_tail_fault_before_privilege) {
+	.c = {
+		.use_seccomp = true,
+		.a = F_TAIL_FAULT, .b = F_PRIV, .expected_errno = EFAULT,
+	},
+};
+
+/* Step 6: the reserved word before the version 2 checks. */
+FIXTURE_VARIANT_ADD(order, seccomp_reserved_with_action) {
+	.c = {
+		.use_seccomp = true,
+		.a = F_RESERVED, .b = F_ACTION, .expected_errno = EINVAL,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_reserved_before_masks) {
+	.c = {
+		.use_seccomp = true,
+		.a = F_RESERVED, .b = F_MASKS, .expected_errno = EINVAL,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_reserved_before_privilege) {
+	.c = {
+		.use_seccomp = true,
+		.a = F_RESERVED, .b = F_PRIV, .expected_errno = EINVAL,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_reserved_before_bits) {
+	.c = {
+		.use_seccomp = true,
+		.a = F_RESERVED, .b = F_BITS, .expected_errno = EINVAL,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_reserved_before_subset) {
+	.c = {
+		.use_seccomp = true,
+		.a = F_RESERVED, .b = F_WIDER, .expected_errno = EINVAL,
+	},
+};
+
 FIXTURE_SETUP(order)
 {
-	require_mask(_metadata);
+	if (!require_mask(_metadata))
+		return;
+	self->page = page_before_hole();
+	ASSERT_TRUE(!!self->page);
 }
 
-FIXTURE_TEARDOWN(order) {}
+FIXTURE_TEARDOWN(order)
+{
+	if (self->page)
+		munmap(self->page, 4096);
+}
 
 static bool has(const struct order_case *v, enum fault f)
 {
 	return v->a == f || v->b == f;
 }
 
+/*
+ * Where the set goes in @page (whose next page is unmapped), and how many
+ * of its bytes are written there: all of them but those past the page.
+ */
+static struct seccomp_mask_set *place_set(const struct order_case *v,
+					  unsigned char *page,
+					  const struct seccomp_mask_set *set)
+{
+	unsigned char *at = page;
+	size_t len = sizeof(*set);
+
+	memset(page, 0, 4096);
+	if (has(v, F_STRUCT_FAULT)) {
+		at = page + 4096 - sizeof(set->size);
+		len = sizeof(set->size);
+	} else if (has(v, F_TAIL_FAULT)) {
+		/* The 24 bytes and 4 of the 8 zero tail bytes are readable. */
+		at = page + 4096 - 28;
+	}
+	memcpy(at, set, len);
+	if (has(v, F_TAIL))
+		at[24] = 1;
+	return (struct seccomp_mask_set *)at;
+}
+
 /* The call of the case, with its two faults. */
-static long faulty_call(const struct order_case *v, void *bad)
+static long faulty_call(const struct order_case *v, unsigned char *page,
+			void *bad)
 {
 	struct mask m;
 	struct seccomp_mask e;
-	struct seccomp_mask_set set = { .nr_masks = 1 };
+	struct seccomp_mask_set set = {
+		.size = sizeof(struct seccomp_mask_set),
+		.nr_masks = 1,
+	};
+	struct seccomp_mask_set *s;
 
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
 	if (!has(v, F_WIDER))
@@ -147,13 +352,22 @@ static long faulty_call(const struct order_case *v, void *bad)
 	mask_entry(&e, has(v, F_ARCH) ? 0x12345678 : SELF_ARCH, &m);
 	if (has(v, F_BITS))
 		e.bits = (uintptr_t)bad;
-	set.masks = (uintptr_t)&e;
+	set.masks = (uintptr_t)(has(v, F_MASKS) ? bad : (void *)&e);
+	if (has(v, F_SIZE_SMALL))
+		set.size = 16;
+	if (has(v, F_SIZE_HUGE))
+		set.size = 4097;
+	if (has(v, F_TAIL) || has(v, F_TAIL_FAULT))
+		set.size = 32;
+	if (has(v, F_RESERVED))
+		set.__reserved = 1;
 
 	if (!v->use_seccomp)
 		return prctl(PR_SET_SECCOMP, SECCOMP_MODE_MASK,
 			     (void *)(uintptr_t)e.bits, m.nbits, set.action);
+	s = place_set(v, page, &set);
 	return syscall(__NR_seccomp, SECCOMP_SET_MODE_MASK,
-		       has(v, F_FLAGS) ? 0x80 : 0, has(v, F_SET) ? bad : &set);
+		       has(v, F_FLAGS) ? 0x80 : 0, has(v, F_SET) ? bad : s);
 }
 
 TEST_F(order, first_check_wins)
@@ -176,13 +390,13 @@ TEST_F(order, first_check_wins)
 			CHILD_ASSERT(drop_cap_sys_admin() == 0);
 		else
 			CHILD_ASSERT(set_nnp() == 0);
+		mask_all_but(&m, __NR_getppid);
 		if (has(c, F_WIDER)) {
 			/* Mask mode, getppid denied: the faulty call widens it. */
-			mask_all_but(&m, __NR_getppid);
 			CHILD_ASSERT(mask_install(c->use_seccomp, &m) == 0);
 		}
 		errno = 0;
-		CHILD_ASSERT(faulty_call(c, bad) == -1);
+		CHILD_ASSERT(faulty_call(c, self->page, bad) == -1);
 		CHILD_ASSERT(errno == c->expected_errno);
 		/* And nothing changed. */
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) ==
@@ -190,6 +404,14 @@ TEST_F(order, first_check_wins)
 		CHILD_ASSERT(read_status(0, buf, sizeof(buf)) == 0);
 		if (!has(c, F_WIDER))
 			CHILD_ASSERT(!strstr(buf, "Seccomp_mask"));
+		if (c->use_seccomp) {
+			/* A valid version 3 set installs (or keeps) the mask. */
+			CHILD_ASSERT(set_nnp() == 0);
+			CHILD_ASSERT(mask_seccomp1(SELF_ARCH, &m) == 0);
+			CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) ==
+				     SECCOMP_MODE_MASK);
+			CHILD_ASSERT(status_shows_mask(0, &m));
+		}
 		_exit(0);
 	}
 	ASSERT_CHILD_OK(pid);

@@ -114,7 +114,7 @@
 #ifndef SECCOMP_FILTER_FLAG_TSYNC
 #define SECCOMP_FILTER_FLAG_TSYNC	1UL	/* bit 0 */
 #endif
-/* Version 2 of the contract; our own names, whatever the headers have. */
+/* Version 3 of the contract; our own names, whatever the headers have. */
 #define BENCH_SET_MODE_MASK	4
 #define BENCH_MASK_FLAG_TSYNC	1UL	/* bit 0 */
 
@@ -124,9 +124,11 @@ struct bench_mask {
 	__aligned_u64 bits;
 };
 
-struct bench_mask_set {
+struct bench_mask_set {		/* version 3: the size first */
+	__u32 size;
 	__u32 nr_masks;
 	__u32 action;
+	__u32 __reserved;
 	__aligned_u64 masks;
 };
 
@@ -816,6 +818,7 @@ static void measure_tsync(const void *a)
 		.bits = (uintptr_t)sb->mask.bits,
 	};
 	struct bench_mask_set set = {
+		.size = sizeof(struct bench_mask_set),
 		.nr_masks = 1,
 		.action = sb->action,
 		.masks = (uintptr_t)&m,

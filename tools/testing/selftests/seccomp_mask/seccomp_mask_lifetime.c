@@ -173,7 +173,11 @@ static void __noreturn worker(const char *self, unsigned int round)
 {
 	static uint8_t bits[MAXB / 8], wider[MAXB / 8];
 	struct seccomp_mask ent = { 0 };
-	struct seccomp_mask_set set = { .nr_masks = 1, .masks = (uintptr_t)&ent };
+	struct seccomp_mask_set set = {
+		.size = sizeof(struct seccomp_mask_set),
+		.nr_masks = 1,
+		.masks = (uintptr_t)&ent,
+	};
 	unsigned int i;
 
 	memset(bits, 0xff, sizeof(bits));

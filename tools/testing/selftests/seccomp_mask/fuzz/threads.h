@@ -52,7 +52,11 @@ static void *forker(void *arg)
 {
 	char a_abi[8], a_nr[32];
 	struct seccomp_mask ent[NABI];
-	struct seccomp_mask_set set = { .nr_masks = nabis, .masks = (uintptr_t)ent };
+	struct seccomp_mask_set set = {
+		.size = sizeof(struct seccomp_mask_set),
+		.nr_masks = nabis,
+		.masks = (uintptr_t)ent,
+	};
 	char *const argv[] = { self_exe, "--exec-check", "3", exec_arg_masks[ABI64],
 			       exec_arg_masks[ABI32], a_abi, a_nr, NULL };
 
