@@ -14,7 +14,9 @@
  * 1024, 1025, huge; NULL, unmapped, PROT_NONE, read-only, page-straddling
  * pointers and objects ending exactly at a page that is not readable;
  * random flags and reserved fields; duplicate and unknown arches; nr_masks
- * 0 and huge.
+ * 0 and huge; version 3: the set's size (below the first layout, larger
+ * with a zero or non-zero tail, above a page), its __reserved word, the
+ * SPEC_ALLOW flag, and operation 5 (the feature query) with NULL.
  *
  * The parent generates the attempt and, from the contract alone, what the
  * kernel must answer: the errno (any of those the contract allows when

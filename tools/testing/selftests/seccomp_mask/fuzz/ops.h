@@ -21,7 +21,7 @@ static const char *const op_name[] = {
 	"prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, allow-all)", "strict mode",
 	"prctl(PR_GET_SECCOMP)", "prctl(PR_SET_NO_NEW_PRIVS)",
 	"capset(-CAP_SYS_ADMIN)", "prctl(PR_SET_SECCOMP, bad mode)",
-	"seccomp(bad op)",
+	"seccomp(bad op, or op 5 with NULL)",
 };
 
 #define MAXOPS 8
@@ -199,6 +199,8 @@ static const char *errname(int e)
 		return "EPERM";
 	case EACCES:
 		return "EACCES";
+	case E2BIG:
+		return "E2BIG";
 	case ENOMEM:
 		return "ENOMEM";
 	default:
@@ -237,6 +239,44 @@ static unsigned int gen_action(void)
 static bool action_valid(unsigned long action)
 {
 	return action == 0 || action == SECCOMP_RET_KILL_PROCESS;
+}
+
+/*
+ * Version 3: the size of the set. Mostly that of the version 3 struct;
+ * else one below it (EINVAL), a larger one whose extra bytes the tail
+ * generator fills (up to SET_MAX_PLACED, which fits an arena slot), or
+ * one above a page (E2BIG before anything is read).
+ */
+#define SET_MAX_PLACED	200
+
+static uint32_t gen_set_size(void)
+{
+	static const uint32_t sizes[] = {
+		0, 1, 4, 8, 16, 20, 23,
+		25, 28, 31, 32, 33, 40, 48, 64, 128, SET_MAX_PLACED,
+		4097, 4100, 8192, 65536, 0x7fffffff, 0x80000000u, 0xffffffffu,
+	};
+
+	if (chance(80))
+		return sizeof(struct seccomp_mask_set);
+	return sizes[rn(ARRAY_SIZE(sizes))];
+}
+
+/*
+ * The bytes past the kernel's 24 of a set of @size (<= SET_MAX_PLACED):
+ * mostly zero, else one non-zero byte somewhere, else garbage.
+ */
+static void gen_set_tail(uint8_t *tail, uint32_t len)
+{
+	memset(tail, 0, len);
+	if (!len || chance(70))
+		return;
+	if (chance(70)) {
+		tail[chance(30) ? 0 : chance(30) ? len - 1 : rn(len)] = 1 + rn(255);
+		return;
+	}
+	for (uint32_t i = 0; i < len; i++)
+		tail[i] = rnd();
 }
 
 /* A successful install: a first one denies every ABI it does not list. */
@@ -374,20 +414,27 @@ static void gen_op(struct attempt *at, int i, struct model *m, const struct fixe
 		struct seccomp_mask_set set;
 		struct seccomp_mask ent[2];
 		uint8_t bytes[2][MASK_BYTES + 8], newm[NABI][MASK_BYTES];
-		unsigned int flags = chance(90) ? 0 :
+		uint8_t setbuf[SET_MAX_PLACED];
+		const unsigned int known = SECCOMP_MASK_FLAG_TSYNC |
+					   SECCOMP_MASK_FLAG_SPEC_ALLOW;
+		unsigned int flags = chance(90) ?
+				     (chance(20) ? SECCOMP_MASK_FLAG_SPEC_ALLOW : 0) :
 				     (chance(50) ? 1u << rn(32) : (unsigned int)rnd());
 
 		/* TSYNC would give a worker's masks to the other workers */
 		if (safe)
 			flags &= ~SECCOMP_MASK_FLAG_TSYNC;
 		int spos = pick_pos(true), mpos = pick_pos(true), bpos[2];
-		uint64_t setp, masksp, blen[2];
+		uint64_t setp, masksp, blen[2], setlen;
 		unsigned int nent, e;
 		unsigned long listed = 0;
 		bool bad_ent = false, fault_ent = false;
 
 		memset(&set, 0, sizeof(set));
 		memset(ent, 0, sizeof(ent));
+		set.size = gen_set_size();
+		if (chance(6))
+			set.__reserved = chance(50) ? 1u << rn(32) : (uint32_t)rnd();
 		nent = 1 + (have_ia32 ? rn(2) : 0);
 		set.nr_masks = nent;
 		if (chance(15)) {
@@ -429,26 +476,84 @@ static void gen_op(struct attempt *at, int i, struct model *m, const struct fixe
 			masksp = place(&mpos, mlen, false, &a);
 			set.masks = masksp;
 			put(masksp, ent, mlen);
-			setp = place(&spos, sizeof(set), low32, &a);
-			put(setp, &set, sizeof(set));
+			/* The set and the tail its size says it has. */
+			setlen = set.size >= sizeof(set) && set.size <= SET_MAX_PLACED ?
+				 set.size : sizeof(set);
+			memcpy(setbuf, &set, sizeof(set));
+			gen_set_tail(setbuf + sizeof(set), setlen - sizeof(set));
+			setp = place(&spos, setlen, low32, &a);
+			put(setp, setbuf, setlen);
 
 			o->arg[0] = SECCOMP_SET_MODE_MASK;
 			o->arg[1] = flags;
 			o->arg[2] = setp;
-			D(": flags=%#x set=%#llx [%s] {nr_masks=%u action=%#x masks=%#llx [%s]}",
-			  flags, (unsigned long long)setp, where(setp, 16, wb, sizeof(wb)),
-			  set.nr_masks, set.action, (unsigned long long)masksp,
-			  where(masksp, mlen, wb2, sizeof(wb2)));
+			D(": flags=%#x set=%#llx [%s] {size=%u nr_masks=%u action=%#x",
+			  flags, (unsigned long long)setp, where(setp, setlen, wb, sizeof(wb)),
+			  set.size, set.nr_masks, set.action);
+			D(" __reserved=%#x masks=%#llx [%s]}", set.__reserved,
+			  (unsigned long long)masksp, where(masksp, mlen, wb2, sizeof(wb2)));
+			if (setlen > sizeof(set)) {
+				D(" tail[24..%u]=", (unsigned int)setlen - 1);
+				for (uint64_t k = sizeof(set); k < setlen; k++)
+					if (setbuf[k])
+						D("[%u]=%#x ", (unsigned int)k, setbuf[k]);
+			}
 			for (e = 0; e < 2; e++)
 				D(" masks[%u]={arch=%#x nbits=%u bits=%#llx [%s]}", e, ent[e].arch,
 				  ent[e].nbits, (unsigned long long)ent[e].bits,
 				  where(ent[e].bits, blen[e], wb, sizeof(wb)));
 
-			/* the process is single-threaded: TSYNC changes nothing */
-			if (flags & ~SECCOMP_MASK_FLAG_TSYNC)
+			/*
+			 * Version 3: the checks of the flags and of the set's
+			 * header come first, in this order, each one error
+			 * only (build/v3/uapi.txt). The process is
+			 * single-threaded: TSYNC changes nothing, nor does
+			 * SPEC_ALLOW what the model sees.
+			 */
+			if (flags & ~known) {
 				add_err(o, EINVAL);
-			if (!readable(setp, sizeof(set))) {
+				break;
+			}
+			if (!readable(setp, sizeof(set.size))) {
 				add_err(o, EFAULT);
+				break;
+			}
+			if (set.size < SECCOMP_MASK_SET_SIZE_VER0) {
+				add_err(o, EINVAL);
+				break;
+			}
+			if (set.size > PG) {
+				add_err(o, E2BIG);
+				break;
+			}
+			{
+				/*
+				 * copy_struct_from_user(): a non-zero byte past
+				 * 24 is E2BIG, the size bytes not readable
+				 * EFAULT. Which one when both: the kernel's
+				 * scan order, not the contract's, decides.
+				 */
+				bool nz_readable = false, nz = false;
+				uint64_t k;
+
+				for (k = sizeof(set); k < setlen; k++) {
+					nz |= setbuf[k] != 0;
+					if (readable(setp + k, 1))
+						nz_readable |= setbuf[k] != 0;
+				}
+				if (!readable(setp, setlen)) {
+					add_err(o, EFAULT);
+					if (nz_readable)
+						add_err(o, E2BIG);
+					break;
+				}
+				if (nz) {
+					add_err(o, E2BIG);
+					break;
+				}
+			}
+			if (set.__reserved) {
+				add_err(o, EINVAL);
 				break;
 			}
 			if (!action_valid(set.action))
@@ -559,8 +664,17 @@ static void gen_op(struct attempt *at, int i, struct model *m, const struct fixe
 		o->arg[0] = ops[rn(6)];
 		o->arg[1] = 0;
 		o->arg[2] = 0;
-		D(": op=%#lx", o->arg[0]);
-		add_err(o, EINVAL);
+		/*
+		 * Version 3: 5 is SECCOMP_GET_MASK_FEATURES: flags other
+		 * than 0 are EINVAL, a NULL struct EFAULT.
+		 */
+		if (o->arg[0] == SECCOMP_GET_MASK_FEATURES && chance(50))
+			o->arg[1] = 1u << rn(32);
+		D(": op=%#lx flags=%#lx arg=NULL", o->arg[0], o->arg[1]);
+		if (o->arg[0] == SECCOMP_GET_MASK_FEATURES && !o->arg[1])
+			add_err(o, EFAULT);
+		else
+			add_err(o, EINVAL);
 		break;
 	}
 	}
