@@ -1,0 +1,608 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Seccomp mask mode, version 3: the feature query,
+ * seccomp(SECCOMP_GET_MASK_FEATURES, 0, &features).
+ *
+ * The groups and the rule each guards (build/v3/uapi.txt):
+ *
+ * query.reports_this_kernel_and_changes_nothing: the query needs no
+ *	privilege and no no_new_privs, works in mode 0, 2 (filter), 3 (mask
+ *	mode, the query allowed by the mask) and with masks stacked under a
+ *	filter, changes nothing (PR_GET_SECCOMP, no_new_privs and the
+ *	Seccomp and NoNewPrivs lines of /proc/self/status are the same
+ *	before and after; a mask in force still denies), and fills in the
+ *	exact values of an x86-64 kernel with IA32_EMULATION: size 56,
+ *	set_size 24, flags 0x3, actions 0xf, nr_arches 2, x86_64 then i386
+ *	with 1024 bits each, the entries past nr_arches 0. The output
+ *	fields hold garbage on input ("may hold anything").
+ * strict_mode_kills_the_query: "works in every mode but strict": strict
+ *	mode kills the query (SIGKILL) as any other call.
+ * size.*: the struct's own size rules: below 56 EINVAL; 56 filled and
+ *	56 written back, the bytes past it untouched; 64 with a zero tail
+ *	filled, 56 written back, bytes 56..63 still zero; 4096 with a zero
+ *	tail filled; a non-zero byte past 56 E2BIG; above a page E2BIG;
+ *	flags other than 0 EINVAL; NULL or a struct running past the
+ *	mapping EFAULT. Every error case then queries with size 56, which
+ *	must work.
+ * report.*: the report and the kernel agree: each reported flag
+ *	installs a mask and every other flag bit (1 << 2 among them) is
+ *	EINVAL; each reported action installs and shows in
+ *	Seccomp_mask_action, an unreported one is EINVAL; the reported
+ *	arches all install at once at their max_bits, max_bits + 1 is
+ *	EINVAL for each, so is an arch not reported and nr_masks
+ *	nr_arches + 1; a set of the reported set_size installs.
+ *
+ * A version 2 kernel answers EINVAL to operation 5 (and to flag 0x2, and
+ * to any set of the version 3 layout): every case fails there.
+ */
+
+#include "common.h"
+
+#define FEATURES_SIZE	SECCOMP_MASK_FEATURES_SIZE_VER0
+
+static long features_call(unsigned int flags, void *f)
+{
+	return syscall(__NR_seccomp, SECCOMP_GET_MASK_FEATURES, flags, f);
+}
+
+/*
+ * The seccomp state a task shows: its mode, no_new_privs and every
+ * "Seccomp..." and "NoNewPrivs" line of /proc/self/status.
+ */
+static bool seccomp_state(char *out, size_t len)
+{
+	char buf[8192];
+	const char *p = buf;
+	size_t pos;
+
+	if (read_status(0, buf, sizeof(buf)))
+		return false;
+	pos = snprintf(out, len, "mode %d nnp %d\n",
+		       prctl(PR_GET_SECCOMP, 0, 0, 0, 0),
+		       prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0));
+	while (*p && pos < len) {
+		const char *end = strchrnul(p, '\n');
+
+		if (!strncmp(p, "Seccomp", 7) || !strncmp(p, "NoNewPrivs", 10))
+			pos += snprintf(out + pos, len - pos, "%.*s\n",
+					(int)(end - p), p);
+		p = *end ? end + 1 : end;
+	}
+	return pos < len;
+}
+
+/*
+ * Are the values of @f those build/v3/uapi.txt gives for an x86-64 kernel
+ * with IA32_EMULATION? In a child: CHILD_ASSERT() names the first wrong one.
+ */
+static void child_check_x86_values(const struct seccomp_mask_features *f)
+{
+	CHILD_ASSERT(f->size == FEATURES_SIZE);
+	CHILD_ASSERT(f->set_size == SECCOMP_MASK_SET_SIZE_VER0);
+	CHILD_ASSERT(f->flags == (SECCOMP_MASK_FLAG_TSYNC |
+				  SECCOMP_MASK_FLAG_SPEC_ALLOW));
+	CHILD_ASSERT(f->actions == (SECCOMP_MASK_ACTION_KILL_PROCESS |
+				    SECCOMP_MASK_ACTION_TRAP |
+				    SECCOMP_MASK_ACTION_ERRNO |
+				    SECCOMP_MASK_ACTION_LOG));
+	CHILD_ASSERT(f->nr_arches == 2);
+	CHILD_ASSERT(f->arches[0].arch == AUDIT_ARCH_X86_64);
+	CHILD_ASSERT(f->arches[0].max_bits == SECCOMP_MASK_MAX_BITS);
+	CHILD_ASSERT(f->arches[1].arch == AUDIT_ARCH_I386);
+	CHILD_ASSERT(f->arches[1].max_bits == SECCOMP_MASK_MAX_BITS);
+	CHILD_ASSERT(f->arches[2].arch == 0 && f->arches[2].max_bits == 0);
+	CHILD_ASSERT(f->arches[3].arch == 0 && f->arches[3].max_bits == 0);
+}
+
+/* The x86 values need the ia32 ABI: fail (required) or skip without it. */
+static bool require_x86_kernel(struct __test_metadata *const _metadata)
+{
+#ifdef X86_BUILD
+	if (other_abi_available())
+		return true;
+	if (!mask_required())
+		SKIP(return false,
+		     "no ia32 ABI (CONFIG_IA32_EMULATION): the exact values are those of a kernel with it");
+	ASSERT_TRUE(false) {
+		TH_LOG("%s",
+		       "SECCOMP_MASK_REQUIRED=1: no working ia32 ABI (CONFIG_IA32_EMULATION=y, ia32_emulation=true), which the exact values of the query assume");
+	}
+	return true;
+#else
+	SKIP(return false, "the exact values are those of an x86-64 kernel");
+#endif
+}
+
+enum prior { P_NONE, P_FILTER, P_MASK, P_MASK_THEN_FILTER };
+
+FIXTURE(query) {};
+
+FIXTURE_VARIANT(query) {
+	enum prior prior;
+	bool nnp;		/* else installed with CAP_SYS_ADMIN */
+	bool drop_cap;		/* then no CAP_SYS_ADMIN for the query */
+};
+
+FIXTURE_VARIANT_ADD(query, mode_0_unprivileged) {
+	.prior = P_NONE, .drop_cap = true,
+};
+
+FIXTURE_VARIANT_ADD(query, mode_0_no_new_privs) {
+	.prior = P_NONE, .nnp = true,
+};
+
+FIXTURE_VARIANT_ADD(query, filter_mode_unprivileged) {
+	.prior = P_FILTER, .drop_cap = true,
+};
+
+FIXTURE_VARIANT_ADD(query, mask_mode_unprivileged) {
+	.prior = P_MASK, .drop_cap = true,
+};
+
+FIXTURE_VARIANT_ADD(query, mask_mode_no_new_privs) {
+	.prior = P_MASK, .nnp = true,
+};
+
+FIXTURE_VARIANT_ADD(query, mask_under_filter_unprivileged) {
+	.prior = P_MASK_THEN_FILTER, .drop_cap = true,
+};
+
+FIXTURE_SETUP(query)
+{
+	if (!require_mask(_metadata))
+		return;
+	require_x86_kernel(_metadata);
+}
+
+FIXTURE_TEARDOWN(query) {}
+
+TEST_F(query, reports_this_kernel_and_changes_nothing)
+{
+	pid_t pid;
+
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct seccomp_mask_features f;
+		char before[4096], after[4096];
+		struct mask m;
+		int mode = 0;
+
+		mask_all_but(&m, __NR_getppid);
+		if (variant->nnp)
+			CHILD_ASSERT(set_nnp() == 0);
+		if (variant->prior == P_MASK ||
+		    variant->prior == P_MASK_THEN_FILTER) {
+			CHILD_ASSERT(mask_prctl(&m) == 0);
+			mode = 3;
+		}
+		if (variant->prior == P_FILTER ||
+		    variant->prior == P_MASK_THEN_FILTER) {
+			CHILD_ASSERT(filter_allow_all() == 0);
+			mode = 2;
+		}
+		if (variant->drop_cap) {
+			CHILD_ASSERT(drop_cap_sys_admin() == 0);
+			CHILD_ASSERT(prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 0);
+			/* Really unprivileged: an install is EACCES. */
+			errno = 0;
+			CHILD_ASSERT(mask_prctl(&m) == -1 && errno == EACCES);
+		}
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == mode);
+		CHILD_ASSERT(seccomp_state(before, sizeof(before)));
+
+		/* The fields the kernel fills may hold anything on input. */
+		memset(&f, 0xa5, sizeof(f));
+		f.size = FEATURES_SIZE;
+		CHILD_ASSERT(features_call(0, &f) == 0);
+		child_check_x86_values(&f);
+
+		CHILD_ASSERT(seccomp_state(after, sizeof(after)));
+		CHILD_ASSERT(!strcmp(before, after));
+		if (mode == 0) {
+			/* Nothing installed: getppid runs. */
+			CHILD_ASSERT(syscall(__NR_getppid) == getppid());
+			_exit(0);
+		}
+		if (variant->prior == P_FILTER) {
+			/* Still the filter alone, no mask lines. */
+			CHILD_ASSERT(!strstr(after, "Seccomp_mask"));
+			_exit(0);
+		}
+		/* The mask still denies. */
+		CHILD_DENIED(syscall(__NR_getppid));
+		_exit(0);
+	}
+	if (variant->prior == P_MASK || variant->prior == P_MASK_THEN_FILTER)
+		ASSERT_CHILD_DENIED(pid);
+	else
+		ASSERT_CHILD_OK(pid);
+}
+
+TEST(strict_mode_kills_the_query)
+{
+	pid_t pid;
+
+	if (!require_mask(_metadata))
+		return;
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct seccomp_mask_features f;
+
+		CHILD_ASSERT(mask_features(&f) == 0);
+		CHILD_ASSERT(f.size == FEATURES_SIZE);
+		CHILD_ASSERT(prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT, 0, 0, 0) == 0);
+		CHILD_DENIED(mask_features(&f));
+		syscall(__NR_exit, 0);
+	}
+	ASSERT_CHILD_KILLED_AT(pid, SIGKILL);
+}
+
+/* The struct's own size rules. */
+FIXTURE(size) {
+	unsigned char *page;	/* the next page is not mapped */
+};
+
+FIXTURE_VARIANT(size) {
+	__u32 size;
+	unsigned int nonzero_at;	/* a non-zero byte there (>= 56), 0: none */
+	unsigned int flags;
+	bool null;
+	bool canary;		/* 8 bytes after the struct that must stay */
+	unsigned int over_hole;	/* bytes of the struct past the mapping */
+	int expected_errno;	/* 0: filled */
+};
+
+FIXTURE_VARIANT_ADD(size, size_0_is_einval) {
+	.size = 0, .expected_errno = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(size, size_24_is_einval) {
+	.size = 24, .expected_errno = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(size, size_55_is_einval) {
+	.size = 55, .expected_errno = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(size, size_56_is_filled_and_nothing_past_it) {
+	.size = 56, .canary = true,
+};
+
+FIXTURE_VARIANT_ADD(size, size_56_ending_at_the_mapping_is_filled) {
+	.size = 56,
+};
+
+FIXTURE_VARIANT_ADD(size, size_64_zero_tail_is_filled_56) {
+	.size = 64, .canary = true,
+};
+
+FIXTURE_VARIANT_ADD(size, size_4096_zero_tail_is_filled_56) {
+	.size = 4096,
+};
+
+FIXTURE_VARIANT_ADD(size, size_64_nonzero_at_56_is_e2big) {
+	.size = 64, .nonzero_at = 56, .expected_errno = E2BIG,
+};
+
+FIXTURE_VARIANT_ADD(size, size_64_nonzero_at_63_is_e2big) {
+	.size = 64, .nonzero_at = 63, .expected_errno = E2BIG,
+};
+
+FIXTURE_VARIANT_ADD(size, size_4096_nonzero_at_4095_is_e2big) {
+	.size = 4096, .nonzero_at = 4095, .expected_errno = E2BIG,
+};
+
+FIXTURE_VARIANT_ADD(size, size_4097_is_e2big) {
+	.size = 4097, .expected_errno = E2BIG,
+};
+
+FIXTURE_VARIANT_ADD(size, size_0xffffffff_is_e2big) {
+	.size = 0xffffffff, .expected_errno = E2BIG,
+};
+
+FIXTURE_VARIANT_ADD(size, flags_1_is_einval) {
+	.size = 56, .flags = 1, .expected_errno = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(size, flags_bit_31_is_einval) {
+	.size = 56, .flags = 1U << 31, .expected_errno = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(size, null_is_efault) {
+	.size = 56, .null = true, .expected_errno = EFAULT,
+};
+
+FIXTURE_VARIANT_ADD(size, size_56_last_byte_unmapped_is_efault) {
+	.size = 56, .over_hole = 1, .expected_errno = EFAULT,
+};
+
+FIXTURE_VARIANT_ADD(size, size_64_tail_unmapped_is_efault) {
+	.size = 64, .over_hole = 4, .expected_errno = EFAULT,
+};
+
+FIXTURE_SETUP(size)
+{
+	if (!require_mask(_metadata))
+		return;
+	self->page = page_before_hole();
+	ASSERT_TRUE(!!self->page);
+}
+
+FIXTURE_TEARDOWN(size)
+{
+	if (self->page)
+		munmap(self->page, 4096);
+}
+
+TEST_F(size, rules)
+{
+	const unsigned int canary = variant->canary ? 8 : 0;
+	struct seccomp_mask_features *f, good;
+	size_t span, avail, i;
+	unsigned char *at;
+
+	/*
+	 * The struct ends where the mapping ends (@over_hole bytes past it),
+	 * or @canary bytes before; a size above a page starts at the page.
+	 */
+	span = variant->size < FEATURES_SIZE ? FEATURES_SIZE : variant->size;
+	at = self->page;
+	if (span <= 4096)
+		at = self->page + 4096 - span - canary + variant->over_hole;
+	avail = self->page + 4096 - at;
+	memset(self->page, 0x5a, 4096);
+	memset(at, 0xa5, avail < FEATURES_SIZE ? avail : FEATURES_SIZE);
+	for (i = FEATURES_SIZE; i < span && i < avail; i++)
+		at[i] = i == variant->nonzero_at ? 0x80 : 0;
+	f = (struct seccomp_mask_features *)at;
+	f->size = variant->size;
+
+	errno = 0;
+	if (variant->expected_errno) {
+		ASSERT_EQ(-1, features_call(variant->flags,
+					    variant->null ? NULL : f));
+		ASSERT_EQ(variant->expected_errno, errno);
+		/* The same query with a valid size and flags works. */
+		ASSERT_EQ(0, mask_features(&good)) {
+			TH_LOG("a query of size 56, flags 0: %s", strerror(errno));
+		}
+		EXPECT_EQ(FEATURES_SIZE, good.size);
+		return;
+	}
+	ASSERT_EQ(0, features_call(variant->flags, f)) {
+		TH_LOG("size %u: %s", variant->size, strerror(errno));
+	}
+	/* min(size, 56) bytes written; size says how many. */
+	EXPECT_EQ(FEATURES_SIZE, f->size);
+	EXPECT_EQ(SECCOMP_MASK_SET_SIZE_VER0, f->set_size);
+	EXPECT_NE(0, f->flags);
+	EXPECT_NE(0, f->actions);
+	EXPECT_LE(1, f->nr_arches);
+	EXPECT_GE(SECCOMP_MASK_FEATURES_MAX_ARCHES, f->nr_arches);
+	/* Every byte the kernel filled is the value, not the garbage. */
+	ASSERT_EQ(0, mask_features(&good));
+	EXPECT_EQ(0, memcmp(&good, f, FEATURES_SIZE));
+	/* The zero tail stays zero, the bytes past the size untouched. */
+	for (i = FEATURES_SIZE; i < span; i++)
+		ASSERT_EQ(0, at[i]) {
+			TH_LOG("byte %zu of the struct changed", i);
+		}
+	for (i = 0; i < canary; i++)
+		ASSERT_EQ(0x5a, at[span + i]) {
+			TH_LOG("byte %zu past the struct's %zu written", i, span);
+		}
+}
+
+/* The report and the kernel agree. */
+static const __u32 action_of_bit[] = {
+	SECCOMP_RET_KILL_PROCESS,	/* SECCOMP_MASK_ACTION_KILL_PROCESS */
+	SECCOMP_RET_TRAP,		/* SECCOMP_MASK_ACTION_TRAP */
+	SECCOMP_RET_ERRNO | 1,		/* SECCOMP_MASK_ACTION_ERRNO */
+	SECCOMP_RET_LOG,		/* SECCOMP_MASK_ACTION_LOG */
+};
+
+/*
+ * In a child: install the masks of the reported arches, each all set up
+ * to its max_bits (@wider: + 1 for entry @which; @extra: one more entry,
+ * of an arch not reported), with @flags and @action.
+ */
+static long install_reported(const struct seccomp_mask_features *f,
+			     unsigned int flags, __u32 action, int which,
+			     __u32 extra)
+{
+	static unsigned char bits[SECCOMP_MASK_MAX_BITS / 8 + 64];
+	struct seccomp_mask e[SECCOMP_MASK_FEATURES_MAX_ARCHES + 1];
+	struct seccomp_mask_set set = {
+		.size = sizeof(set),
+		.nr_masks = f->nr_arches,
+		.action = action,
+		.masks = (uintptr_t)e,
+	};
+	unsigned int i;
+
+	memset(bits, 0xff, sizeof(bits));
+	for (i = 0; i < f->nr_arches && i < SECCOMP_MASK_FEATURES_MAX_ARCHES; i++) {
+		e[i].arch = f->arches[i].arch;
+		e[i].nbits = f->arches[i].max_bits + ((int)i == which);
+		e[i].bits = (uintptr_t)bits;
+	}
+	if (extra) {
+		e[i].arch = extra;
+		e[i].nbits = SECCOMP_MASK_MAX_BITS;
+		e[i].bits = (uintptr_t)bits;
+		set.nr_masks++;
+	}
+	return syscall(__NR_seccomp, SECCOMP_SET_MODE_MASK, flags, &set);
+}
+
+FIXTURE(report) {
+	struct seccomp_mask_features f;
+};
+
+FIXTURE_SETUP(report)
+{
+	if (!require_mask(_metadata))
+		return;
+	ASSERT_EQ(0, mask_features(&self->f)) {
+		TH_LOG("SECCOMP_GET_MASK_FEATURES: %s (a version 2 kernel answers EINVAL)",
+		       strerror(errno));
+	}
+	ASSERT_EQ(FEATURES_SIZE, self->f.size);
+	ASSERT_LE(1, self->f.nr_arches);
+	ASSERT_GE(SECCOMP_MASK_FEATURES_MAX_ARCHES, self->f.nr_arches);
+	ASSERT_EQ(SECCOMP_MASK_MAX_BITS, self->f.arches[0].max_bits);
+	/* The flags argument is 32 bits: a flag above could not be passed. */
+	ASSERT_EQ(0, self->f.flags >> 32);
+}
+
+FIXTURE_TEARDOWN(report) {}
+
+/*
+ * The result of @call, an install, made in a child with no_new_privs: 0
+ * or its errno. The child exits 0, or 100 + errno (CHILD_FAILED is 99).
+ */
+#define CHILD_INSTALL(call)						\
+	({								\
+		pid_t __pid = child_fork();				\
+		int __status;						\
+									\
+		ASSERT_LE(0, __pid);					\
+		if (__pid == 0) {					\
+			CHILD_ASSERT(set_nnp() == 0);			\
+			errno = 0;					\
+			if ((call) == 0)				\
+				_exit(0);				\
+			_exit(errno > 0 && errno < 150 ? 100 + errno : 250); \
+		}							\
+		__status = child_wait(_metadata, __pid);		\
+		ASSERT_TRUE(WIFEXITED(__status) &&			\
+			    (WEXITSTATUS(__status) == 0 ||		\
+			     WEXITSTATUS(__status) >= 100)) {		\
+			child_describe(_metadata, __status, __LINE__);	\
+		}							\
+		WEXITSTATUS(__status) ? WEXITSTATUS(__status) - 100 : 0; \
+	})
+
+TEST_F(report, each_flag_installs_and_no_other)
+{
+	unsigned int bit;
+	int err;
+
+	for (bit = 0; bit < 32; bit++) {
+		err = CHILD_INSTALL(install_reported(&self->f, 1U << bit, 0,
+						     -1, 0));
+		if (self->f.flags & (1ULL << bit)) {
+			EXPECT_EQ(0, err) {
+				TH_LOG("reported flag %#x: %s", 1U << bit,
+				       strerror(err));
+			}
+		} else {
+			EXPECT_EQ(EINVAL, err) {
+				TH_LOG("flag %#x, not reported: %s", 1U << bit,
+				       err ? strerror(err) : "installed");
+			}
+		}
+	}
+	/* The first bit version 3 does not define. */
+	EXPECT_EQ(0, self->f.flags & (1ULL << 2));
+	err = CHILD_INSTALL(install_reported(&self->f, 1U << 2, 0, -1, 0));
+	EXPECT_EQ(EINVAL, err);
+}
+
+TEST_F(report, each_action_installs_and_no_other)
+{
+	unsigned int bit;
+
+	for (bit = 0; bit < 32; bit++) {
+		bool reported = self->f.actions & (1U << bit);
+		__u32 action;
+		pid_t pid;
+
+		if (bit >= ARRAY_SIZE(action_of_bit)) {
+			EXPECT_FALSE(reported) {
+				TH_LOG("action bit %u is reported but has no meaning in version 3",
+				       bit);
+			}
+			continue;
+		}
+		action = action_of_bit[bit];
+		pid = child_fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			long ret;
+
+			CHILD_ASSERT(set_nnp() == 0);
+			errno = 0;
+			ret = install_reported(&self->f, 0, action, -1, 0);
+			if (!reported) {
+				CHILD_ASSERT(ret == -1 && errno == EINVAL);
+				_exit(0);
+			}
+			CHILD_ASSERT(ret == 0);
+			CHILD_ASSERT(status_shows_action(0, action));
+			_exit(0);
+		}
+		ASSERT_CHILD_OK(pid);
+	}
+}
+
+TEST_F(report, each_arch_installs_up_to_its_max_bits)
+{
+	unsigned int i;
+	pid_t pid;
+	int err;
+
+	/* All of them at once, each at its max_bits: all allowed. */
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(install_reported(&self->f, 0, 0, -1, 0) == 0);
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
+		CHILD_ASSERT(syscall(__NR_getppid) == getppid());
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+	for (i = 0; i < self->f.nr_arches; i++) {
+		err = CHILD_INSTALL(install_reported(&self->f, 0, 0, i, 0));
+		EXPECT_EQ(EINVAL, err) {
+			TH_LOG("arch %#x: nbits max_bits + 1 (%u) is not EINVAL",
+			       self->f.arches[i].arch,
+			       self->f.arches[i].max_bits + 1);
+		}
+	}
+	/* One more ABI than reported: one the kernel does not have. */
+	err = CHILD_INSTALL(install_reported(&self->f, 0, 0, -1,
+					     AUDIT_ARCH_ALPHA));
+	EXPECT_EQ(EINVAL, err);
+}
+
+TEST_F(report, a_set_of_set_size_installs)
+{
+	static __u64 buf[4096 / 8];
+	struct seccomp_mask_set set = { .nr_masks = 1 };
+	struct seccomp_mask e;
+	struct mask m;
+	pid_t pid;
+
+	ASSERT_LE(SECCOMP_MASK_SET_SIZE_VER0, self->f.set_size);
+	ASSERT_GE(4096, self->f.set_size);
+	mask_all_but(&m, __NR_getppid);
+	mask_entry(&e, SELF_ARCH, &m);
+	set.size = self->f.set_size;
+	set.masks = (uintptr_t)&e;
+	memcpy(buf, &set, sizeof(set));
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(sys_seccomp(SECCOMP_SET_MODE_MASK, 0, buf) == 0);
+		CHILD_DENIED(syscall(__NR_getppid));
+		_exit(0);
+	}
+	ASSERT_CHILD_DENIED(pid);
+}
+
+TEST_HARNESS_MAIN
