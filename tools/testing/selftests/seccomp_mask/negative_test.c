@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Seccomp mask mode, version 3: negative syscall numbers.
+ *
+ * Rule (build/v3/uapi.txt): every negative number but -1 is outside any
+ * mask and denied, on both ABIs: it gets the mask's action even under a
+ * mask with every bit set. -1 (how a tracer skips a syscall) is never
+ * denied: it returns -ENOSYS as without seccomp. Without a mask each of
+ * them returns -ENOSYS.
+ *
+ * Each case is one number (-2, INT_MIN) made through one entry:
+ *	libc:	 glibc's syscall() (64-bit: the syscall instruction; 32-bit:
+ *		 the vDSO's __kernel_vsyscall, sysenter or syscall);
+ *	raw:	 inline asm of this build's own ABI (64-bit: syscall; 32-bit:
+ *		 int $0x80 with eax = the number);
+ *	other:	 the other x86 ABI (64-bit build: int $0x80; 32-bit build: a
+ *		 far jump to 64-bit code and syscall).
+ * The mask of both ABIs has every bit set (mask_all), installed through
+ * seccomp(2). The groups and what each guards:
+ *
+ * negative.kill_action_kills_at_the_call: control first (no mask: the
+ *	number and -1 return -ENOSYS); then under the full mask with the
+ *	kill action -1 still returns -ENOSYS and the number kills the
+ *	process by SIGSYS at that very call.
+ * negative.kill_action_kills_under_a_filter: the same with an
+ *	allow-everything BPF filter stacked on the masks (mode 2): the mask
+ *	is checked first and denies the number.
+ * negative.errno_action_returns_the_errno: with SECCOMP_RET_ERRNO | 42
+ *	the number returns -42 (syscall(): -1 with errno 42, not ENOSYS),
+ *	-1 returns -ENOSYS.
+ * negative.trap_action_signals_the_number: with SECCOMP_RET_TRAP the
+ *	number gets SIGSYS with si_code SYS_SECCOMP, si_syscall the number,
+ *	si_arch the ABI of the entry, si_errno 0, and (the registers rolled
+ *	back) the call returns the number; -1 gets no signal and -ENOSYS.
+ *
+ * On a version 2 kernel the seccomp(2) install of a version 3 set fails
+ * (EINVAL: nr_masks 24), so every case fails there.
+ */
+
+#include "common.h"
+
+#define DENY_ERRNO	42	/* ENOMSG: neither ENOSYS nor a common one */
+
+#ifdef X86_BUILD
+
+enum entry { E_LIBC, E_RAW, E_OTHER };
+
+FIXTURE(negative) {
+	long enosys;	/* -ENOSYS: what an unimplemented number returns */
+};
+
+FIXTURE_VARIANT(negative) {
+	enum entry entry;
+	long nr;
+};
+
+FIXTURE_VARIANT_ADD(negative, libc_minus_2) {
+	.entry = E_LIBC, .nr = -2,
+};
+
+FIXTURE_VARIANT_ADD(negative, libc_int_min) {
+	.entry = E_LIBC, .nr = INT_MIN,
+};
+
+FIXTURE_VARIANT_ADD(negative, raw_minus_2) {
+	.entry = E_RAW, .nr = -2,
+};
+
+FIXTURE_VARIANT_ADD(negative, raw_int_min) {
+	.entry = E_RAW, .nr = INT_MIN,
+};
+
+FIXTURE_VARIANT_ADD(negative, other_abi_minus_2) {
+	.entry = E_OTHER, .nr = -2,
+};
+
+FIXTURE_VARIANT_ADD(negative, other_abi_int_min) {
+	.entry = E_OTHER, .nr = INT_MIN,
+};
+
+FIXTURE_SETUP(negative)
+{
+	if (!require_mask(_metadata))
+		return;
+	if (variant->entry == E_OTHER && !other_abi_available())
+		SKIP(return, "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
+	self->enosys = -unimplemented_errno();
+	ASSERT_GT(0, self->enosys);
+}
+
+FIXTURE_TEARDOWN(negative) {}
+
+/* The ABI a call through @e takes. */
+static __u32 entry_arch(enum entry e)
+{
+	return e == E_OTHER ? OTHER_ARCH : SELF_ARCH;
+}
+
+/*
+ * Syscall @nr, no arguments, through @e: the value the kernel left in the
+ * return register, or -errno (libc).
+ */
+static long neg_call(enum entry e, long nr)
+{
+	long ret;
+
+	switch (e) {
+	case E_LIBC:
+		errno = 0;
+		ret = syscall(nr);
+		return ret == -1 ? -errno : ret;
+	case E_RAW:
+#if X86_BUILD == 64
+		return sys64(nr, 0, 0, 0, 0, 0);
+#else
+		return sys32(nr, 0, 0, 0, 0, 0);
+#endif
+	default:
+#if X86_BUILD == 64
+		return sys32(nr, 0, 0, 0, 0, 0);
+#else
+		return sys64(nr, 0, 0, 0, 0, 0);
+#endif
+	}
+}
+
+/*
+ * The number a TRAP leaves in the return register. The kernel rolls it
+ * back to orig_ax: the number as the entry took it. int $0x80 from 64-bit
+ * code keeps only eax (zero-extended into rax): compare 32 bits there.
+ * (The 32-bit build's far-jumped syscall returns through eax anyway.)
+ */
+static bool is_rolled_back(enum entry e, long ret, long nr)
+{
+#if X86_BUILD == 64
+	if (e == E_OTHER)
+		return (int)ret == (int)nr;
+#endif
+	return ret == nr;
+}
+
+/* Full masks of both ABIs (this one only without the other), @action. */
+static long install_full(__u32 action)
+{
+	const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
+	struct mask all;
+	const struct mask *m[2] = { &all, &all };
+
+	mask_all(&all, SECCOMP_MASK_MAX_BITS);
+	return mask_seccomp_set(0, action, other_abi_available() ? 2 : 1,
+				arch, m);
+}
+
+TEST_F(negative, kill_action_kills_at_the_call)
+{
+	pid_t pid;
+
+	/* Control: without a mask, -ENOSYS. */
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(neg_call(variant->entry, variant->nr) ==
+			     self->enosys);
+		CHILD_ASSERT(neg_call(variant->entry, -1) == self->enosys);
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(install_full(0) == 0);
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
+		/* -1 is never denied. */
+		CHILD_ASSERT(neg_call(variant->entry, -1) == self->enosys);
+		CHILD_DENIED(neg_call(variant->entry, variant->nr));
+		_exit(0);
+	}
+	ASSERT_CHILD_DENIED(pid);
+}
+
+TEST_F(negative, kill_action_kills_under_a_filter)
+{
+	pid_t pid;
+
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(install_full(0) == 0);
+		CHILD_ASSERT(filter_allow_all() == 0);
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
+		CHILD_ASSERT(neg_call(variant->entry, -1) == self->enosys);
+		CHILD_DENIED(neg_call(variant->entry, variant->nr));
+		_exit(0);
+	}
+	ASSERT_CHILD_DENIED(pid);
+}
+
+TEST_F(negative, errno_action_returns_the_errno)
+{
+	pid_t pid;
+
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		long ret;
+
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(install_full(SECCOMP_RET_ERRNO | DENY_ERRNO) == 0);
+		CHILD_ASSERT(neg_call(variant->entry, -1) == self->enosys);
+		if (variant->entry == E_LIBC) {
+			errno = 0;
+			ret = syscall(variant->nr);
+			CHILD_ASSERT(ret == -1);
+			CHILD_ASSERT(errno == DENY_ERRNO);
+		}
+		CHILD_ASSERT(neg_call(variant->entry, variant->nr) ==
+			     -DENY_ERRNO);
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+}
+
+TEST_F(negative, trap_action_signals_the_number)
+{
+	pid_t pid;
+
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		long ret;
+
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(install_full(SECCOMP_RET_TRAP) == 0);
+		CHILD_ASSERT(catch_sigsys() == 0);
+		CHILD_ASSERT(neg_call(variant->entry, -1) == self->enosys);
+		CHILD_ASSERT(sigsys_seen.count == 0);
+		ret = neg_call(variant->entry, variant->nr);
+		CHILD_ASSERT(sigsys_seen.count == 1);
+		CHILD_ASSERT(sigsys_seen.code == SYS_SECCOMP);
+		CHILD_ASSERT(sigsys_seen.nr == (int)variant->nr);
+		CHILD_ASSERT(sigsys_seen.arch == entry_arch(variant->entry));
+		CHILD_ASSERT(sigsys_seen.err == 0);
+		CHILD_ASSERT(sigsys_seen.tid == syscall(__NR_gettid));
+		CHILD_ASSERT(is_rolled_back(variant->entry, ret, variant->nr));
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+}
+
+#else
+
+TEST(negative)
+{
+	SKIP(return, "the negative number tests know the x86 ABIs only");
+}
+
+#endif
+
+TEST_HARNESS_MAIN
