@@ -8,11 +8,22 @@
  *
  * The denied call is a one-byte write() to a pipe: whether the byte is
  * there afterwards tells whether the call ran.
+ *
+ * Version 3 (build/v3/uapi.txt, "TRAP"): trap_regs.* guard that a TRAP
+ * rolls the registers back as a filter's TRAP does. The SIGSYS handler of
+ * a denied getppid gets si_code SYS_SECCOMP, si_syscall its number,
+ * si_arch the ABI, si_errno 0, and a context whose return register
+ * (REG_RAX, REG_EAX) holds the syscall number; the call then returns what
+ * that register holds when the handler returns: the number when the
+ * handler leaves it, 0x1234 when the handler writes that. The masks are
+ * installed through seccomp(2) with the version 3 set: on a version 2
+ * kernel these cases fail.
  */
 
-#include <pthread.h>
-
 #include "common.h"
+
+#include <pthread.h>
+#include <ucontext.h>
 
 #ifdef X86_BUILD
 
@@ -109,6 +120,8 @@ static void denied_write_takes(struct target *t, __u32 arch, __u32 action)
 	case SECCOMP_RET_TRAP:
 		/* Skipped; SIGSYS to this thread, which goes on. */
 		CHILD_ASSERT(sigsys_seen.count == 1);
+		/* Version 3: rolled back, the call returns its number. */
+		CHILD_ASSERT(ret == write_nr(arch));
 		CHILD_ASSERT(sigsys_seen.code == SYS_SECCOMP);
 		CHILD_ASSERT(sigsys_seen.nr == write_nr(arch));
 		CHILD_ASSERT(sigsys_seen.arch == arch);
@@ -591,6 +604,123 @@ TEST(tighten_with_a_wider_mask_keeps_the_action)
 	}
 	ASSERT_CHILD_OK(pid);
 	target_close(&t);
+}
+
+/*
+ * Version 3: TRAP rolls the registers back. A raw getppid through either
+ * ABI (abi_call(): the value of the return register as the kernel left
+ * it, no libc errno translation).
+ */
+struct trap_regs_seen {
+	int count;
+	int code;
+	int err;
+	int nr;
+	unsigned int arch;
+	long long reg;		/* the context's return register */
+};
+
+static struct trap_regs_seen trap_regs_seen;
+static long trap_regs_write;	/* written into the register; 0: left alone */
+
+static void trap_regs_handler(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+
+	trap_regs_seen.count++;
+	trap_regs_seen.code = si->si_code;
+	trap_regs_seen.err = si->si_errno;
+	trap_regs_seen.nr = si->si_syscall;
+	trap_regs_seen.arch = si->si_arch;
+#if X86_BUILD == 64
+	trap_regs_seen.reg = uc->uc_mcontext.gregs[REG_RAX];
+	if (trap_regs_write)
+		uc->uc_mcontext.gregs[REG_RAX] = trap_regs_write;
+#else
+	trap_regs_seen.reg = uc->uc_mcontext.gregs[REG_EAX];
+	if (trap_regs_write)
+		uc->uc_mcontext.gregs[REG_EAX] = trap_regs_write;
+#endif
+}
+
+static int getppid_nr(__u32 arch)
+{
+	return arch == ARCH_X86_64 ? NR64_getppid : NR32_getppid;
+}
+
+FIXTURE(trap_regs) {};
+
+FIXTURE_VARIANT(trap_regs) {
+	bool other_abi;
+	long write;		/* 0: the handler leaves the context alone */
+};
+
+FIXTURE_VARIANT_ADD(trap_regs, own_abi_handler_leaves_the_number) {
+	.other_abi = false, .write = 0,
+};
+
+FIXTURE_VARIANT_ADD(trap_regs, own_abi_handler_writes_0x1234) {
+	.other_abi = false, .write = 0x1234,
+};
+
+/* 64-bit build: int $0x80; 32-bit build: a far jump and syscall. */
+FIXTURE_VARIANT_ADD(trap_regs, other_abi_handler_leaves_the_number) {
+	.other_abi = true, .write = 0,
+};
+
+FIXTURE_VARIANT_ADD(trap_regs, other_abi_handler_writes_0x1234) {
+	.other_abi = true, .write = 0x1234,
+};
+
+FIXTURE_SETUP(trap_regs)
+{
+	if (!require_mask(_metadata))
+		return;
+	if (variant->other_abi && !other_abi_available())
+		SKIP(return, "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
+}
+
+FIXTURE_TEARDOWN(trap_regs) {}
+
+TEST_F(trap_regs, rolled_back_into_the_handler_context)
+{
+	__u32 arch = variant->other_abi ? OTHER_ARCH : SELF_ARCH;
+	long nr = getppid_nr(arch);
+	pid_t pid;
+
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		const __u32 arches[2] = { SELF_ARCH, OTHER_ARCH };
+		struct sigaction sa = {
+			.sa_sigaction = trap_regs_handler,
+			.sa_flags = SA_SIGINFO,
+		};
+		struct mask own, other;
+		const struct mask *m[2] = { &own, &other };
+		long ret;
+
+		mask_all_but(&own, getppid_nr(SELF_ARCH));
+		mask_all_but(&other, getppid_nr(OTHER_ARCH));
+		trap_regs_write = variant->write;
+		CHILD_ASSERT(sigaction(SIGSYS, &sa, NULL) == 0);
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_seccomp_set(0, SECCOMP_RET_TRAP,
+					      other_abi_available() ? 2 : 1,
+					      arches, m) == 0);
+		ret = abi_call(arch, NR64_getppid, NR32_getppid, 0, 0, 0);
+		CHILD_ASSERT(trap_regs_seen.count == 1);
+		CHILD_ASSERT(trap_regs_seen.code == SYS_SECCOMP);
+		CHILD_ASSERT(trap_regs_seen.nr == nr);
+		CHILD_ASSERT(trap_regs_seen.arch == arch);
+		CHILD_ASSERT(trap_regs_seen.err == 0);
+		/* The handler's context holds the number where the value goes. */
+		CHILD_ASSERT(trap_regs_seen.reg == nr);
+		/* The call returns what the register holds after the handler. */
+		CHILD_ASSERT(ret == (variant->write ? variant->write : nr));
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
 }
 
 #else
