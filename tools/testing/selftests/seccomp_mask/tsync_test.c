@@ -427,19 +427,19 @@ TEST_F(sibling, takes_the_masks_or_fails_the_call_with_its_tid)
 	ASSERT_CHILD_OK(pid);
 }
 
-/* Flags other than SECCOMP_MASK_FLAG_TSYNC are EINVAL. */
+/* Flags other than SECCOMP_MASK_FLAG_TSYNC and _SPEC_ALLOW are EINVAL. */
 FIXTURE(flags) {};
 
 FIXTURE_VARIANT(flags) {
 	unsigned int flags;
 };
 
-FIXTURE_VARIANT_ADD(flags, bit_1) {
-	.flags = 1U << 1,
+FIXTURE_VARIANT_ADD(flags, bit_2) {
+	.flags = 1U << 2,
 };
 
-FIXTURE_VARIANT_ADD(flags, tsync_and_bit_1) {
-	.flags = SECCOMP_MASK_FLAG_TSYNC | (1U << 1),
+FIXTURE_VARIANT_ADD(flags, tsync_and_bit_2) {
+	.flags = SECCOMP_MASK_FLAG_TSYNC | (1U << 2),
 };
 
 FIXTURE_VARIANT_ADD(flags, bit_31) {
