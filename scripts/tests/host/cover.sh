@@ -11,11 +11,15 @@ if [ -z "$src" ] && [ -f "$mainb/src/linux-source-6.12/kernel/seccomp.c" ]; then
 	src=$mainb/src/linux-source-6.12
 fi
 if [ -z "$src" ]; then
-	# Without extracted source the drift check of make check extracts it.
-	src=$("$ROOT/scripts/ksrc" 2>/dev/null) || src=
+	# A fresh clone has none yet: extract it into the project's build/
+	# (where make check's later stages look for it), not into this test's
+	# own BUILD_DIR, which is removed at the end.
+	# The real tar, not the fake one of the host tests.
+	src=$(PATH=${PATH#"$ROOT/scripts/tests/fake:"} BUILD_DIR=$mainb \
+		"$ROOT/scripts/ksrc" 2> "$TMPD/ksrc.err") || src=
 fi
 if [ ! -f "${src:-/nonexistent}/kernel/seccomp.c" ]; then
-	fail "cover: no pristine kernel source (KSRC or build/src) to apply the series to"
+	fail "cover: no pristine kernel source (KSRC or build/src) to apply the series to: $(tail -n1 "$TMPD/ksrc.err" 2>/dev/null)"
 	exit 0
 fi
 P=$TMPD/proj
