@@ -163,7 +163,7 @@ help:
 	@echo '                     in the guest, compare with baselines/; ends with'
 	@echo '                     "N passed, N failed, N skipped"'
 	@echo '  make check-debug   debug kernel (PREEMPT, KASAN, UBSAN, lockdep, kmemleak):'
-	@echo '                     selftests, fuzzer and leak test; any report fails (18 min cold)'
+	@echo '                     selftests, fuzzer and leak test; any report fails (20 min cold)'
 	@echo '  make check-unpatched  negative control: the seccomp_mask tests must FAIL on'
 	@echo '                     the unpatched kernel (required mode)'
 	@echo '  make mutants       mutation testing of the tests (scripts/mutants)'
