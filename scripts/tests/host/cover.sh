@@ -1,8 +1,8 @@
 #!/bin/bash
 # scripts/cover-letter: the committed cover letter matches the series; a
 # changed patch makes --check fail (exit 1, one line naming the file) and a
-# regeneration fixes it; the letter's own text survives; a letter without
-# a shortlog line is refused (exit 2).  Runs on a copy of the project's
+# regeneration fixes it; the letter's own text survives; a letter with a
+# [[placeholder]] or without a shortlog line is refused (exit 2).  Runs on a copy of the project's
 # patches in a project of its own.
 . "$(dirname "$0")/common.sh"
 mainb=$ROOT/build
@@ -48,6 +48,14 @@ check "cover: ... and keeps the letter's text" \
 	eval '[ "$text" = "$(sed -n "/^Subject:/,/^[^[:space:]].* ([0-9]*):$/p" "$P/patches/0000-cover-letter.patch" | sed "\$d")" ]'
 cl --check
 check "cover: ... after which --check passes" [ "$RC" = 0 ]
+
+# A figure left as a placeholder: the letter is not ready.
+cp "$P/patches/0000-cover-letter.patch" "$TMPD/cover.ok"
+sed -i '0,/^$/s//[[FIGURE_TO_MEASURE]]\n/' "$P/patches/0000-cover-letter.patch"
+cl --check
+check "cover: a letter with a [[placeholder]] is refused (exit 2)" [ "$RC" = 2 ]
+check "cover: ... naming it" grep -q '^cover-letter: error: .*\[\[FIGURE_TO_MEASURE\]\]' "$TMPD/cl.out"
+cp "$TMPD/cover.ok" "$P/patches/0000-cover-letter.patch"
 
 # A letter whose text cannot be told from the generated part.
 sed -i '/^[^[:space:]].* ([0-9]*):$/d' "$P/patches/0000-cover-letter.patch"
