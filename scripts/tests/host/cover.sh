@@ -2,8 +2,8 @@
 # scripts/cover-letter: the committed cover letter matches the series; a
 # changed patch makes --check fail (exit 1, one line naming the file) and a
 # regeneration fixes it; the letter's own text survives; a letter with a
-# [[placeholder]] or without a shortlog line is refused (exit 2).  Runs on a copy of the project's
-# patches in a project of its own.
+# [[placeholder]] or without a shortlog line is refused (exit 2).  Runs on
+# a copy of the project's patches in a project of its own.
 . "$(dirname "$0")/common.sh"
 mainb=$ROOT/build
 src=${KSRC:-}
