@@ -4,8 +4,10 @@
 #   source -> series -> config -> kernel -> tests -> initramfs -> boot -> results
 #
 # Variables (environment or make command line):
-#   KSRC=/path/to/linux   use your own kernel tree (read-only, Linux 6.12.y)
-#                         instead of the Debian linux-source-6.12 tarball
+#   KVER=6.12|6.1         the kernel base of every target (default 6.12): its
+#                         series is patches/$(KVER)/, its builds build/$(KVER)/
+#   KSRC=/path/to/linux   use your own kernel tree (read-only, Linux $(KVER).y)
+#                         instead of the Debian linux-source-$(KVER) tarball
 #   JOBS=N                parallel jobs of every build (default: make's -jN, else nproc)
 #   QEMU_ACCEL=kvm|tcg    force the accelerator (default: probe KVM, else TCG)
 #   CMD='...'             make run: run one command in the guest (make exits 0
@@ -13,15 +15,16 @@
 #   KSFT_ARGS='-t c:t'    make check: arguments for run_kselftest.sh
 #   HARNESS_MASK_REQUIRED=1|0  override SECCOMP_MASK_REQUIRED in the guest
 #                         (default: CONFIG_SECCOMP_MASK of the booted kernel)
-#   BUILD_DIR=dir         everything generated goes there (default build/)
+#   BUILD_DIR=dir         everything generated goes there (default build/$(KVER)/)
 
 SHELL := /bin/bash
 S := scripts
-export KSRC QEMU_ACCEL CMD KSFT_ARGS BUILD_DIR BOOT_TIMEOUT CHECK_TIMEOUT \
+KVER ?= 6.12
+export KVER KSRC QEMU_ACCEL CMD KSFT_ARGS BUILD_DIR BOOT_TIMEOUT CHECK_TIMEOUT \
 	SECCOMP_BENCHMARK_SAMPLES QEMU_MEM QEMU_SMP QEMU_CPU KERNEL_CMDLINE GUEST_FILES DEMO \
 	JOBS HARNESS_MASK_REQUIRED BENCH_CONFIG
 
-BUILD      := $(if $(BUILD_DIR),$(BUILD_DIR),build)
+BUILD      := $(if $(BUILD_DIR),$(BUILD_DIR),build/$(KVER))
 
 # The stages run in order; each runs its own parallel builds.
 .NOTPARALLEL:

@@ -23,8 +23,24 @@ export JOBS
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-B=${BUILD_DIR:-$ROOT/build}
+# The kernel versions the series is made for, one directory of patches
+# each (patches/<base>/series).  KVER selects the base of every stage; a
+# version matches a base when it is the base or one of its stable updates
+# (6.12 matches 6.12 and 6.12.118).
+SUPPORTED_BASES="6.12 6.1"
+KVER=${KVER:-6.12}
+case " $SUPPORTED_BASES " in
+*" $KVER "*) ;;
+*) printf '%s: error: KVER=%s: the series has a base for Linux %s only (patches/<base>/)\n' \
+	"$(basename "$0")" "$KVER" "${SUPPORTED_BASES// /, }" >&2; exit 1 ;;
+esac
+export KVER
+# Everything generated for one base goes below build/<base>/ (BUILD_DIR=dir:
+# exactly there), so that switching bases never rebuilds the other one.
+B=${BUILD_DIR:-$ROOT/build/$KVER}
 case $B in /*) ;; *) B=$ROOT/$B ;; esac
+# The series of the base (PATCHES=dir: another series directory).
+PDIR=${PATCHES:-$ROOT/patches/$KVER}
 LINUX=${HARNESS_LINUX:-$B/linux}   # patched copy of the source
 OBJ=$B/obj              # O= objects of the patched kernel
 KST=$B/kselftest        # installed kselftests
@@ -32,13 +48,10 @@ LOGS=$B/logs
 STAMPS=$B/stamps
 NPROC=$JOBS
 PROG=$(basename "$0")
-# The kernel versions the series is made for (KSRC is checked against them
-# with `make kernelversion`): a version matches a base when it is the base
-# or one of its stable updates (6.12 matches 6.12 and 6.12.118).
-SUPPORTED_BASES="6.12"
 
 # The config fragments of every kernel the harness builds, merged in this
-# order onto tinyconfig: the list lives in configs/fragments only.
+# order onto tinyconfig: the list lives in configs/fragments only, then
+# configs/base-$KVER.config, what the base needs in its own option names.
 # base_fragments prints their absolute paths, one a line.
 base_fragments() {
 	local f
@@ -48,6 +61,9 @@ base_fragments() {
 		[ -f "$ROOT/configs/$f" ] || die "configs/fragments lists $f, but configs/$f does not exist"
 		echo "$ROOT/configs/$f"
 	done < "$ROOT/configs/fragments"
+	[ -f "$ROOT/configs/base-$KVER.config" ] ||
+		die "configs/base-$KVER.config is missing (the options of the $KVER base)"
+	echo "$ROOT/configs/base-$KVER.config"
 }
 
 msg()  { printf '%s: %s\n' "$PROG" "$*" >&2; }

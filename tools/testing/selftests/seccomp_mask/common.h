@@ -29,6 +29,17 @@
 
 #include "uapi_fallback.h"
 
+/*
+ * The x86-64 uretprobe syscall (335), which seccomp never denies, came
+ * with Linux 6.11: on older kernels (the 6.1 series) 335 is just an
+ * unimplemented number, and the tests of the exception are compiled out.
+ * The tests are built against the uapi headers of the kernel they test.
+ */
+#include <linux/version.h>
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#define HAVE_URETPROBE 1
+#endif
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

@@ -30,7 +30,7 @@
  * is denied) make allowed and denied syscalls of both ABIs, numbers the
  * kernel does not implement (the answer they get with no mask), numbers
  * >= 1024, x32 numbers and -1 (denied), and the uretprobe syscall (never
- * denied).
+ * denied; before 6.11 an unimplemented number).
  *
  * A second phase runs several threads of one process that install and
  * tighten their own masks at once (each against its own model) while

@@ -139,8 +139,10 @@ static bool allowed(const struct model *m, int abi, long nr)
 	/* version 2: -1, how a tracer skips a syscall, is never denied */
 	if (nr == -1)
 		return true;
+#ifdef HAVE_URETPROBE
 	if (abi == ABI64 && nr == NR64_URETPROBE)
 		return true;
+#endif
 	return nr >= 0 && bit(m->mask[abi], nr);
 }
 

@@ -43,7 +43,12 @@ static void gen_probe(struct probe *p, const struct model *m)
 		if (p->nr == -1)
 			p->kind = 1;
 	} else {
+#ifdef HAVE_URETPROBE
 		p->kind = 3;
+#else
+		/* Before 6.11, 335 is an unimplemented x86-64 number. */
+		p->kind = 1;
+#endif
 		p->abi = ABI64;
 		p->how = how_for(ABI64);
 		p->nr = NR64_URETPROBE;
