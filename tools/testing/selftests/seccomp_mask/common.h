@@ -30,15 +30,12 @@
 #include "uapi_fallback.h"
 
 /*
- * The x86-64 uretprobe syscall (335), which seccomp never denies, came
- * with Linux 6.11: on older kernels (the 6.1 series) 335 is just an
- * unimplemented number, and the tests of the exception are compiled out.
- * The tests are built against the uapi headers of the kernel they test.
+ * HAVE_URETPROBE (the Makefile defines it when the uapi headers have
+ * __NR_uretprobe): the x86-64 uretprobe syscall (335), which seccomp never
+ * denies, came with Linux 6.11. On older kernels (the 6.1 series) 335 is
+ * just an unimplemented number, and the tests of the exception are
+ * compiled out.
  */
-#include <linux/version.h>
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
-#define HAVE_URETPROBE 1
-#endif
 
 #include <errno.h>
 #include <fcntl.h>
@@ -68,6 +65,14 @@
 #include "../kselftest_harness.h"
 #else
 #include "../kselftest.h"
+#endif
+
+/* kselftest.h has them since 6.5; the 6.1 one does not. */
+#ifndef __noreturn
+#define __noreturn __attribute__((__noreturn__))
+#endif
+#ifndef __printf
+#define __printf(a, b) __attribute__((format(printf, a, b)))
 #endif
 
 #ifndef SYS_SECCOMP

@@ -604,6 +604,9 @@ TEST_F(spec, install)
 	int status;
 	pid_t pid;
 
+	/* The 6.1 harness still runs the test after its setup skipped. */
+	if (_metadata->skip)
+		return;
 	seen = mmap(NULL, sizeof(*seen), PROT_READ | PROT_WRITE,
 		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_TRUE(seen != MAP_FAILED);
