@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # Helpers of the harness' host tests (sourced by scripts/tests/host/*.sh).
-# Each test file prints "pass NAME" or "fail NAME: WHY" lines; it works in
+# Each test file prints "pass NAME" or "fail NAME: WHY" lines ("skip NAME:
+# WHY" for what cannot be checked yet: shown, not counted); it works in
 # a temporary directory of its own (BUILD_DIR in it, a fake kernel and
 # initramfs, the fake qemu-system-x86_64 first on PATH) and removes it.
 set -uo pipefail
@@ -26,6 +27,7 @@ NFAIL=0
 
 pass() { echo "pass $*"; }
 fail() { echo "fail $*"; NFAIL=$((NFAIL + 1)); }
+skip() { echo "skip $*"; }
 # check NAME COND...: pass when the command succeeds
 check() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n: '$*' is false"; fi; }
 # boot_fake ARGS...: scripts/boot on the fake kernel; sets RC

@@ -1,67 +1,102 @@
 #!/bin/bash
-# Every mutant of mutants/ (make mutants) still applies, exactly (no fuzz),
-# on top of the current series, and says which rule and ABI it breaks: a
-# series change that breaks a mutant fails make check, in seconds and without
-# a build.  The files the series and the mutants touch are copied from the
-# pristine source into a scratch tree, the series is applied there, and each
-# mutant is tried with patch --dry-run (scripts/mutants-refresh fixes most).
+# Every mutant of every base (mutants/<base>/, make mutants KVER=<base>)
+# still applies, exactly (no fuzz), on top of that base's current series
+# (patches/<base>/series), and says which rule and ABI it breaks: a series
+# change that breaks a mutant fails make check, in seconds and without a
+# build.  The files the series and the mutants touch are copied from the
+# base's pristine source into a scratch tree, the series is applied there,
+# and each mutant is tried with patch --dry-run (KVER=<base>
+# scripts/mutants-refresh fixes most).
 R=$(cd "$(dirname "$0")/../../.." && pwd)
-src=${KSRC:-}
-mainb=${BUILD_DIR:-$R/build}
-case $mainb in /*) ;; *) mainb=$R/$mainb ;; esac
+# KSRC and BUILD_DIR are those of the base KVER selects (default 6.12).
+ksrc_kver=${KSRC:-}
+bd_kver=${BUILD_DIR:-}
+case $bd_kver in ''|/*) ;; *) bd_kver=$R/$bd_kver ;; esac
+kver=${KVER:-6.12}
 . "$(dirname "$0")/common.sh"
 
-PD=${PATCHES:-$ROOT/patches}
-MD=$ROOT/mutants
 files_of() { sed -n -e 's#^--- a/\([^[:space:]]*\).*#\1#p' -e 's#^+++ b/\([^[:space:]]*\).*#\1#p' "$@" | sort -u; }
+
+one_base() {	# one_base BASE
+local base=$1 c="mutants $1"
+local PD=$ROOT/patches/$base MD=$ROOT/mutants/$base
+[ "$base" = "$kver" ] && [ -n "${PATCHES:-}" ] && PD=$PATCHES
+local SERIES MUT FILES m b p f out ok dups src='' mainb=$R/build/$base tree=$TMPD/tree-$base
+if [ ! -f "$PD/series" ]; then
+	fail "$c: mutants/$base/ has no series to apply to ($PD/series does not exist)"
+	return
+fi
 mapfile -t SERIES < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$PD/series" 2>/dev/null)
 mapfile -t MUT < <(ls "$MD"/[0-9][0-9]-*.patch 2>/dev/null)
 
-check "mutants: at least 20 mutants in mutants/" [ ${#MUT[@]} -ge 20 ]
+check "$c: at least 20 mutants in mutants/$base/ (${#MUT[@]})" [ ${#MUT[@]} -ge 20 ]
 dups=$(for m in "${MUT[@]}"; do b=$(basename "$m" .patch); echo "${b#[0-9][0-9]-}"; done | sort | uniq -d)
-check "mutants: every mutant name is unique" [ -z "$dups" ]
+check "$c: every mutant name is unique" [ -z "$dups" ]
 for m in "${MUT[@]}"; do
 	b=$(basename "$m" .patch)
 	if grep -q '^# Breaks the rule' "$m" && grep -q '^# ABI: .' "$m" && grep -q '^# Mutation:' "$m"; then
-		pass "mutants: $b names its rule, ABI and mutation"
+		pass "$c: $b names its rule, ABI and mutation"
 	else
-		fail "mutants: $b: its header lacks '# Breaks the rule', '# ABI:' or '# Mutation:'"
+		fail "$c: $b: its header lacks '# Breaks the rule', '# ABI:' or '# Mutation:'"
 	fi
 done
+# scripts/mutants --list (no build, no lock) lists the base's mutants.
+out=$(KVER=$base "$ROOT/scripts/mutants" --list 2>&1 | grep -c '^[0-9][0-9]-') || :
+check "$c: KVER=$base scripts/mutants --list lists mutants/$base/ ($out)" [ "$out" = ${#MUT[@]} ]
 
-# The pristine files: KSRC, the main build's extraction, else the tarball.
-tree=$TMPD/tree
+# The pristine files: KSRC (for the base KVER selects), the main build's
+# extraction (build/<base>/src, or BUILD_DIR's), else the tarball.
 mkdir -p "$tree"
 mapfile -t FILES < <(files_of "${SERIES[@]/#/$PD/}" "${MUT[@]}")
-if [ -z "$src" ] && [ -f "$mainb/src/linux-source-6.12/kernel/seccomp.c" ]; then
-	src=$mainb/src/linux-source-6.12
+if [ "$base" = "$kver" ]; then
+	src=$ksrc_kver
+	[ -n "$bd_kver" ] && mainb=$bd_kver
+fi
+if [ -z "$src" ] && [ -f "$mainb/src/linux-source-$base/kernel/seccomp.c" ]; then
+	src=$mainb/src/linux-source-$base
 fi
 if [ -n "$src" ]; then
 	for f in "${FILES[@]}"; do
 		[ -f "$src/$f" ] && mkdir -p "$tree/$(dirname "$f")" && cp "$src/$f" "$tree/$f"
 	done
-elif [ -f /usr/src/linux-source-6.12.tar.xz ]; then
-	(cd "$TMPD" && /bin/tar -xJf /usr/src/linux-source-6.12.tar.xz --ignore-failed-read \
-		"${FILES[@]/#/linux-source-6.12/}" 2>/dev/null)
-	[ -d "$TMPD/linux-source-6.12" ] && cp -a "$TMPD/linux-source-6.12/." "$tree/"
+elif [ -f "/usr/src/linux-source-$base.tar.xz" ]; then
+	(cd "$TMPD" && /bin/tar -xJf "/usr/src/linux-source-$base.tar.xz" --ignore-failed-read \
+		"${FILES[@]/#/linux-source-$base/}" 2>/dev/null)
+	[ -d "$TMPD/linux-source-$base" ] && cp -a "$TMPD/linux-source-$base/." "$tree/"
 fi
 if [ ! -f "$tree/kernel/seccomp.c" ]; then
-	fail "mutants: no pristine kernel source (KSRC, build/src or /usr/src/linux-source-6.12.tar.xz) to apply them to"
-	exit 0
+	fail "$c: no pristine kernel source (KSRC, build/$base/src or /usr/src/linux-source-$base.tar.xz) to apply them to"
+	return
 fi
 ok=1
 for p in "${SERIES[@]}"; do
 	if ! out=$(patch -p1 -s -f --fuzz=0 --no-backup-if-mismatch -d "$tree" < "$PD/$p" 2>&1); then
-		fail "mutants: the series itself does not apply to the pristine files at $p: $(head -n1 <<<"$out")"
+		fail "$c: the series itself does not apply to the pristine files at $p: $(head -n1 <<<"$out")"
 		ok=0; break
 	fi
 done
-[ $ok = 1 ] || exit 0
+[ $ok = 1 ] || return
+pass "$c: the whole series ($PD/series, ${#SERIES[@]} patches) applies with --fuzz=0"
 for m in "${MUT[@]}"; do
 	b=$(basename "$m" .patch)
 	if out=$(patch -p1 --dry-run -s -f --fuzz=0 -d "$tree" < "$m" 2>&1); then
-		pass "mutants: $b applies on the series"
+		pass "$c: $b applies on the series"
 	else
-		fail "mutants: $b does not apply on the current series (scripts/mutants-refresh regenerates it, or names it for a hand): $(head -n1 <<<"$out")"
+		fail "$c: $b does not apply on the current series (KVER=$base scripts/mutants-refresh regenerates it, or names it for a hand): $(head -n1 <<<"$out")"
 	fi
 done
+}
+
+nb=0 missing=
+for d in "$ROOT"/mutants/*/; do
+	[ -d "$d" ] || continue
+	one_base "$(basename "$d")"
+	nb=$((nb + 1))
+done
+for s in "$ROOT"/patches/*/series; do
+	b=$(basename "$(dirname "$s")")
+	[ -d "$ROOT/mutants/$b" ] || missing="$missing $b"
+done
+check "mutants: every base with a series has its mutants/<base>/ ($nb)${missing:+ (none for:$missing)}" \
+	eval '[ "$nb" -ge 1 ] && [ -z "$missing" ]'
+exit 0

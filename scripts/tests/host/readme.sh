@@ -1,6 +1,7 @@
 #!/bin/bash
 # README.md against the repository: its target list is `make help`'s, its
-# series table is patches/series (scripts/readme-series), every relative
+# series table of every base is its patches/<base>/series
+# (KVER=<base> scripts/readme-series, the whole table), every relative
 # link resolves inside the repository (nothing outside it), and the C
 # example for sandbox authors compiles (against the installed headers, or
 # when they lack the mask mode the version 3 uapi declared here).
@@ -11,15 +12,22 @@ help_targets=$(make -s --no-print-directory -C "$ROOT" help | sed -n 's/^  make 
 check "readme: the targets are make help's" [ "$readme_targets" = "$help_targets" ]
 [ "$readme_targets" = "$help_targets" ] || diff <(echo "$readme_targets") <(echo "$help_targets") | sed 's/^/  readme vs help: /'
 check "readme: 'make' (no target) is listed" grep -q '^    make  ' "$R"
-table=$("$ROOT/scripts/readme-series")
-check "readme: the series table is patches/series (scripts/readme-series)" \
-	eval 'grep -qF -- "$table" "$R"'
+readme=$(cat "$R") bases='' stale=''
+for s in "$ROOT"/patches/*/series; do
+	b=$(basename "$(dirname "$s")")
+	bases="$bases $b"
+	table=$(KVER=$b "$ROOT/scripts/readme-series")
+	[[ "$readme" == *"$table"* ]] || stale="$stale $b"
+done
+check "readme: the series table of every base ($bases ) is its patches/<base>/series (KVER=<base> scripts/readme-series)${stale:+ (not for:$stale)}" \
+	eval '[ -n "$bases" ] && [ -z "$stale" ]'
 check "readme: no link leaves the repository" eval '! grep -nE "\]\(\.\./|\.\./shared" "$R"'
 bad=
 for l in $(grep -o '](\([^)#]*\))' "$R" | sed 's/^](\(.*\))$/\1/' | grep -v '^[a-z]*://'); do
 	[ -e "$ROOT/$l" ] || bad="$bad $l"
 done
 check "readme: every relative link exists${bad:+ (missing:$bad)}" [ -z "$bad" ]
+bad=
 for d in "$ROOT"/docs/*.md; do
 	for l in $(grep -o '](\([^)#]*\))' "$d" | sed 's/^](\(.*\))$/\1/' | grep -v '^[a-z]*://'); do
 		[ -e "$ROOT/docs/$l" ] || bad="$bad $(basename "$d"):$l"
