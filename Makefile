@@ -186,6 +186,8 @@ help:
 	@echo
 	@echo 'scripts/guest-run CMD  build, boot, run CMD in the guest, exit with its status'
 	@echo 'Stages (scripts/): deps ksrc series config build-kernel build-tests initramfs boot tap run-tests'
-	@echo 'Variables: KSRC JOBS QEMU_ACCEL CMD KSFT_ARGS BUILD_DIR BOOT_TIMEOUT CHECK_TIMEOUT'
+	@echo 'Every target takes KVER=6.12 (default) or KVER=6.1: the kernel base (patches/KVER/,'
+	@echo 'build/KVER/), e.g. make check KVER=6.1'
+	@echo 'Variables: KVER KSRC JOBS QEMU_ACCEL CMD KSFT_ARGS BUILD_DIR BOOT_TIMEOUT CHECK_TIMEOUT'
 	@echo '           HARNESS_MASK_REQUIRED SECCOMP_BENCHMARK_SAMPLES QEMU_MEM QEMU_SMP QEMU_CPU'
 	@echo '           KERNEL_CMDLINE GUEST_FILES DEMO BENCH_CONFIG'
