@@ -12,7 +12,7 @@ R=$(cd "$(dirname "$0")/../../.." && pwd)
 ksrc_kver=${KSRC:-}
 bd_kver=${BUILD_DIR:-}
 case $bd_kver in ''|/*) ;; *) bd_kver=$R/$bd_kver ;; esac
-kver=${KVER:-6.12}
+kver=${KVER:-6.12} patches_kver=${PATCHES:-}
 . "$(dirname "$0")/common.sh"
 
 files_of() { sed -n -e 's#^--- a/\([^[:space:]]*\).*#\1#p' -e 's#^+++ b/\([^[:space:]]*\).*#\1#p' "$@" | sort -u; }
@@ -20,7 +20,7 @@ files_of() { sed -n -e 's#^--- a/\([^[:space:]]*\).*#\1#p' -e 's#^+++ b/\([^[:sp
 one_base() {	# one_base BASE
 local base=$1 c="mutants $1"
 local PD=$ROOT/patches/$base MD=$ROOT/mutants/$base
-[ "$base" = "$kver" ] && [ -n "${PATCHES:-}" ] && PD=$PATCHES
+[ "$base" = "$kver" ] && [ -n "$patches_kver" ] && PD=$patches_kver
 local SERIES MUT FILES m b p f out ok dups src='' mainb=$R/build/$base tree=$TMPD/tree-$base
 if [ ! -f "$PD/series" ]; then
 	fail "$c: mutants/$base/ has no series to apply to ($PD/series does not exist)"

@@ -67,13 +67,7 @@
 #include "../kselftest.h"
 #endif
 
-/* kselftest.h has them since 6.5; the 6.1 one does not. */
-#ifndef __noreturn
-#define __noreturn __attribute__((__noreturn__))
-#endif
-#ifndef __printf
-#define __printf(a, b) __attribute__((format(printf, a, b)))
-#endif
+#include "kselftest_compat.h"
 
 #ifndef SYS_SECCOMP
 #define SYS_SECCOMP		1
