@@ -128,15 +128,8 @@ TEST_F(install, unlisted_abi_gets_the_empty_mask)
 	struct mask m;
 	pid_t pid;
 
-	if (!require_mask(_metadata))
+	if (!require_mask(_metadata) || !require_other_abi(_metadata))
 		return;
-#if X86_BUILD == 64
-	if (!require_ia32(_metadata))
-		return;
-#else
-	if (!kernel_is_64bit())
-		SKIP(return, "a 32-bit kernel has a single ABI");
-#endif
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
 	pid = child_fork();
 	ASSERT_LE(0, pid);
@@ -146,9 +139,8 @@ TEST_F(install, unlisted_abi_gets_the_empty_mask)
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(mask_install(variant->use_seccomp, &m) == 0);
 		CHILD_ASSERT(read_status(0, buf, sizeof(buf)) == 0);
-		CHILD_ASSERT(status_field(buf, self_is_compat() ?
-					  "Seccomp_mask" : "Seccomp_mask_compat",
-					  val, sizeof(val)));
+		CHILD_ASSERT(status_field(buf, mask_line(true), val,
+					  sizeof(val)));
 		CHILD_ASSERT(val[0] == '\0');
 #if X86_BUILD == 64
 		CHILD_DENIED(int80(NR32_getpid, 0, 0, 0));
@@ -282,7 +274,8 @@ TEST_F(privilege, cap_sys_admin_in_a_new_user_namespace_is_enough)
 	}
 	status = child_wait(_metadata, pid);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 77)
-		SKIP(return, "CONFIG_USER_NS not enabled (unshare(CLONE_NEWUSER) failed)");
+		SKIP_UNLESS_REQUIRED(return,
+				     "CONFIG_USER_NS not enabled (unshare(CLONE_NEWUSER) failed)");
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		child_describe(_metadata, status, __LINE__);
 		ASSERT_TRUE(0);
@@ -563,8 +556,8 @@ TEST(prctl_through_the_other_abi_installs_that_abis_mask)
 
 	if (!require_mask(_metadata))
 		return;
-	if (!other_abi_available())
-		SKIP(return, "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
+	if (!require_other_abi(_metadata))
+		return;
 #if X86_BUILD == 64
 	bits = low_page();
 	ASSERT_TRUE(!!bits);
@@ -614,8 +607,8 @@ TEST(set_bit_for_unimplemented_number_of_the_other_abi_is_enosys)
 	/* The errno of an unimplemented number, without a mask. */
 	expected = unimplemented_errno();
 	ASSERT_LT(0, expected);
-	if (!other_abi_available())
-		SKIP(return, "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
+	if (!require_other_abi(_metadata))
+		return;
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
 	pid = child_fork();
 	ASSERT_LE(0, pid);
@@ -679,8 +672,8 @@ TEST_F(uretprobe, bit_clear)
 
 	if (!require_mask(_metadata))
 		return;
-	if (!other_abi_available())
-		SKIP(return, "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
+	if (!require_other_abi(_metadata))
+		return;
 	mask_all_but(&m, NR64_uretprobe);
 	ASSERT_EQ(NR64_uretprobe, NR32_rt_tgsigqueueinfo);
 	pid = child_fork();

@@ -46,6 +46,7 @@
 #include <linux/futex.h>
 #include <linux/seccomp.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -129,6 +130,9 @@
 /* A syscall number no kernel implements, below SECCOMP_MASK_MAX_BITS. */
 #define NR_UNIMPLEMENTED	1000
 
+/* The errno of the tests' masks with SECCOMP_RET_ERRNO (EIO). */
+#define MASK_ERRNO		5
+
 /*
  * The errno of a syscall number the kernel does not implement, taken in a
  * child that has no seccomp mode: a set bit must let such a number through
@@ -203,6 +207,19 @@ static inline pid_t child_fork(void)
 	return pid;
 }
 
+/*
+ * CLOCK_MONOTONIC in seconds: every bound on a wait is a deadline on this
+ * clock, never a count of sleeps (a sleep under load, or under QEMU's TCG,
+ * takes longer than asked; one a signal cuts short takes less).
+ */
+static inline double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /* How long a test waits for a child (or a ptrace stop) at the most. */
 #define CHILD_TIMEOUT_MS	20000
 
@@ -214,18 +231,17 @@ static inline pid_t waitpid_timeout(pid_t pid, int *status, int options,
 				    int ms)
 {
 	struct timespec step = { 0, 1000 * 1000 };
+	double deadline = now() + ms / 1000.0;
 	pid_t ret;
-	int i;
 
-	for (i = 0; i < ms; i++) {
+	for (;;) {
 		ret = waitpid(pid, status, options | WNOHANG);
 		if (ret)
 			return ret;
+		if (now() >= deadline)
+			break;
 		nanosleep(&step, NULL);
 	}
-	ret = waitpid(pid, status, options | WNOHANG);
-	if (ret)
-		return ret;
 	kill(pid, SIGKILL);
 	waitpid(pid, status, options);
 	return 0;
@@ -581,15 +597,6 @@ static inline bool kernel_is_64bit(void)
 	return !uname(&u) && !strcmp(u.machine, "x86_64");
 }
 
-/* CLOCK_MONOTONIC in seconds. */
-static inline double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Write @s to the file @path (a sysctl, a debugfs knob): true when all went. */
 static inline bool write_file(const char *path, const char *s)
 {
@@ -621,6 +628,25 @@ static inline bool read_file(const char *path, char *buf, size_t len)
 }
 
 /*
+ * /dev/kmsg, non-blocking, positioned after the last record logged so
+ * far: what is read from it is what was logged since. -1 with errno when
+ * it cannot be read.
+ */
+static inline int kmsg_open_at_end(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int err;
+
+	if (fd >= 0 && lseek(fd, 0, SEEK_END) < 0) {
+		err = errno;
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	return fd;
+}
+
+/*
  * Must the kernel under test have the mask mode? The harness exports
  * SECCOMP_MASK_REQUIRED=1 when it built the kernel with
  * CONFIG_SECCOMP_MASK=y: then a missing mask mode is a failure, not a skip.
@@ -634,6 +660,39 @@ static inline bool mask_required(void)
 
 #ifndef SECCOMP_MASK_NO_HARNESS
 /*
+ * SKIP(@statement, @fmt, ...) for a kernel that lacks an option or a
+ * feature the test needs, which @fmt names. With SECCOMP_MASK_REQUIRED=1
+ * the test fails instead, with that reason: the harness builds its kernel
+ * with every option these tests need (configs/tests.config and
+ * configs/guest.config; this directory's config lists them). Only for
+ * those: a missing privilege, an architecture the test is not written
+ * for, or an option the harness kernel does not have stays a SKIP().
+ */
+#define SKIP_UNLESS_REQUIRED(statement, fmt, ...)			\
+	do {								\
+		skip_unless_required(_metadata, fmt, ##__VA_ARGS__);	\
+		statement;						\
+	} while (0)
+
+/* SKIP_UNLESS_REQUIRED() but its @statement: returns only when skipped. */
+static inline __printf(2, 3) void
+skip_unless_required(struct __test_metadata *const _metadata,
+		     const char *fmt, ...)
+{
+	char why[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	if (!mask_required())
+		SKIP(return, "%s", why);
+	ASSERT_TRUE(false) {
+		TH_LOG("SECCOMP_MASK_REQUIRED=1, but %s", why);
+	}
+}
+
+/*
  * Can this program use threads? glibc's futex calls of 32-bit programs
  * need CONFIG_COMPAT_32BIT_TIME on a 64-bit kernel, and abort without it.
  */
@@ -642,8 +701,9 @@ static inline bool require_threads(struct __test_metadata *const _metadata)
 	unsigned int word = 0;
 
 	if (syscall(__NR_futex, &word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0) < 0)
-		SKIP(return false, "CONFIG_COMPAT_32BIT_TIME not enabled (futex: %s)",
-		     strerror(errno));
+		SKIP_UNLESS_REQUIRED(return false,
+				     "CONFIG_COMPAT_32BIT_TIME not enabled (futex: %s)",
+				     strerror(errno));
 	return true;
 }
 #endif
@@ -660,6 +720,16 @@ static inline bool self_is_compat(void)
 	return false;
 #endif
 }
+
+/*
+ * The /proc/<pid>/status line of the mask of this program's ABI, or with
+ * @other_abi of the other x86 ABI: Seccomp_mask for the kernel's native
+ * ABI, Seccomp_mask_compat for the compat one. (A macro: checkpatch takes
+ * "static inline const" for a misplaced const.)
+ */
+#define mask_line(other_abi)						\
+	(self_is_compat() != (other_abi) ? "Seccomp_mask_compat" :	\
+	 "Seccomp_mask")
 
 /*
  * Probe for the mask mode with a valid call in a throwaway child: a kernel
@@ -732,14 +802,12 @@ static inline bool require_mask(struct __test_metadata *const _metadata)
 {
 	int check = mask_mode_check();
 
-	if (check == 0 && !mask_required())
-		SKIP(return false, "CONFIG_SECCOMP_MASK not enabled (mode 3 answers EINVAL)");
+	if (check == 0)
+		SKIP_UNLESS_REQUIRED(return false,
+				     "the kernel has no mask mode (CONFIG_SECCOMP_MASK not enabled: mode 3 answers EINVAL)");
 	ASSERT_EQ(1, check) {
-		if (check == 0)
-			TH_LOG("SECCOMP_MASK_REQUIRED=1, but the kernel has no mask mode (EINVAL)");
-		else
-			TH_LOG("the mask mode probe gave an unexpected answer (%d)",
-			       check);
+		TH_LOG("the mask mode probe gave an unexpected answer (%d)",
+		       check);
 	}
 	return true;
 }
@@ -824,7 +892,8 @@ static inline bool ia32_available(void)
 static inline bool require_ia32(struct __test_metadata *const _metadata)
 {
 	if (!ia32_available())
-		SKIP(return false, "CONFIG_IA32_EMULATION not enabled (int $0x80 does not work)");
+		SKIP_UNLESS_REQUIRED(return false,
+				     "CONFIG_IA32_EMULATION not enabled (int $0x80 does not work)");
 	return true;
 }
 #endif
@@ -889,6 +958,21 @@ static inline bool other_abi_available(void)
 	return false;
 #endif
 }
+
+#if defined(X86_BUILD) && !defined(SECCOMP_MASK_NO_HARNESS)
+/* False, with the test skipped (or failed: required), without that ABI. */
+static inline bool require_other_abi(struct __test_metadata *const _metadata)
+{
+	const char *why = X86_BUILD == 64 ?
+		"CONFIG_IA32_EMULATION not enabled: int $0x80 does not work" :
+		"a 32-bit kernel: no CONFIG_64BIT";
+
+	if (!other_abi_available())
+		SKIP_UNLESS_REQUIRED(return false,
+				     "the kernel has no second ABI (%s)", why);
+	return true;
+}
+#endif
 
 /*
  * A child that waits for the parent's word, for the parent to read its
@@ -1033,8 +1117,7 @@ static inline bool status_shows_mask(pid_t pid, const struct mask *m)
 	char want[4096];
 
 	mask_format(m, want, sizeof(want));
-	return status_is(pid, self_is_compat() ? "Seccomp_mask_compat" :
-			 "Seccomp_mask", want);
+	return status_is(pid, mask_line(false), want);
 }
 
 /* Is @action the Seccomp_mask_action of /proc/@pid/status? */
@@ -1097,6 +1180,12 @@ static inline long abi_call(__u32 arch, long nr64, long nr32, long a, long b,
 	if (arch == ARCH_X86_64)
 		return sys64(nr64, a, b, c, 0, 0);
 	return sys32(nr32, a, b, c, 0, 0);
+}
+
+/* A call through this program's ABI, -errno on failure. */
+static inline long own_call(long nr)
+{
+	return abi_call(SELF_ARCH, nr, nr, 0, 0, 0);
 }
 #endif
 

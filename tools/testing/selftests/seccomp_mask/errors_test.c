@@ -8,11 +8,22 @@
  * then makes the same call with the set made valid, which must install:
  * the error came from the field under test, read where version 3 puts it.
  * uapi_test.c has the full matrix of sizes, tails and their order.
+ *
+ * After an error nothing has changed: the mode, no mask lines in
+ * /proc/self/status (or, on a tightening, the old mask and action), and
+ * where the mask under test denies getppid, getppid still runs. The rows
+ * of nr_masks above the kernel's ABIs list valid arches only, and the same
+ * set with nr_masks 2 then installs. The rows that install a mask in filter
+ * mode check that it is there: /proc shows it with its action, and getppid,
+ * which it denies, takes that action.
  */
 
 #include "common.h"
 
 #include <sys/mount.h>
+
+/* The errno of the errno action: ENOMSG, neither ENOSYS nor a common one. */
+#define DENY_ERRNO	42
 
 enum ptr_kind { PTR_OK, PTR_BAD, PTR_NULL };
 enum arch_kind { ARCH_NONE, ARCH_SELF, ARCH_OTHER, ARCH_BOGUS };
@@ -46,6 +57,16 @@ FIXTURE_VARIANT(errors) {
 	unsigned int tail_byte;	/* a non-zero byte at this offset (> 23) */
 	enum ptr_kind set;
 	enum ptr_kind masks;
+	/*
+	 * The mask under test (prctl's, and that of each ARCH_SELF entry)
+	 * denies getppid: after an error, getppid must still run; after a
+	 * success, it must take the action of the call.
+	 */
+	bool deny_getppid;
+	/* Only the first @masks_readable entries are mapped (0: all are). */
+	unsigned int masks_readable;
+	/* After the EINVAL, the set with this nr_masks installs (0: none). */
+	unsigned int valid_nr_masks;
 	struct entry e[3];
 };
 
@@ -88,6 +109,102 @@ FIXTURE_VARIANT_ADD(errors, seccomp_invalid_action_is_einval) {
 	.e = { { ARCH_SELF, SECCOMP_MASK_MAX_BITS } },
 };
 
+/*
+ * Actions with a bit that no action has, each of which would be valid
+ * with that bit masked off: the whole 32-bit value is checked, not
+ * SECCOMP_RET_ACTION (0x7fff0000) or some other part of it. The mask
+ * denies getppid: it must still run after the EINVAL.
+ */
+/* KILL_PROCESS's bit 31 on TRAP: TRAP under SECCOMP_RET_ACTION. */
+FIXTURE_VARIANT_ADD(errors, prctl_trap_with_bit_31_is_einval) {
+	.expected_errno = EINVAL,
+	.nbits = SECCOMP_MASK_MAX_BITS,
+	.arg5 = 0x80030000,
+	.deny_getppid = true,
+};
+
+FIXTURE_VARIANT_ADD(errors, seccomp_trap_with_bit_31_is_einval) {
+	.use_seccomp = true,
+	.expected_errno = EINVAL,
+	.action = 0x80030000,
+	.nr_masks = 1,
+	.deny_getppid = true,
+	.e = { { ARCH_SELF, SECCOMP_MASK_MAX_BITS } },
+};
+
+/* Bit 31 on ERRNO | 1: ERRNO | 1 under SECCOMP_RET_ACTION. */
+FIXTURE_VARIANT_ADD(errors, prctl_errno_with_bit_31_is_einval) {
+	.expected_errno = EINVAL,
+	.nbits = SECCOMP_MASK_MAX_BITS,
+	.arg5 = 0x80000000 | SECCOMP_RET_ERRNO | 1,
+	.deny_getppid = true,
+};
+
+FIXTURE_VARIANT_ADD(errors, seccomp_errno_with_bit_31_is_einval) {
+	.use_seccomp = true,
+	.expected_errno = EINVAL,
+	.action = 0x80000000 | SECCOMP_RET_ERRNO | 1,
+	.nr_masks = 1,
+	.deny_getppid = true,
+	.e = { { ARCH_SELF, SECCOMP_MASK_MAX_BITS } },
+};
+
+/* Bit 30 alone: 0, the kill action, without it. */
+FIXTURE_VARIANT_ADD(errors, prctl_bit_30_alone_is_einval) {
+	.expected_errno = EINVAL,
+	.nbits = SECCOMP_MASK_MAX_BITS,
+	.arg5 = 0x40000000,
+	.deny_getppid = true,
+};
+
+FIXTURE_VARIANT_ADD(errors, seccomp_bit_30_alone_is_einval) {
+	.use_seccomp = true,
+	.expected_errno = EINVAL,
+	.action = 0x40000000,
+	.nr_masks = 1,
+	.deny_getppid = true,
+	.e = { { ARCH_SELF, SECCOMP_MASK_MAX_BITS } },
+};
+
+/* ERRNO | 1 with bit 20 more in the action part (0x00150001). */
+FIXTURE_VARIANT_ADD(errors, prctl_errno_with_bit_20_is_einval) {
+	.expected_errno = EINVAL,
+	.nbits = SECCOMP_MASK_MAX_BITS,
+	.arg5 = SECCOMP_RET_ERRNO | 0x00100000 | 1,
+	.deny_getppid = true,
+};
+
+FIXTURE_VARIANT_ADD(errors, seccomp_errno_with_bit_20_is_einval) {
+	.use_seccomp = true,
+	.expected_errno = EINVAL,
+	.action = SECCOMP_RET_ERRNO | 0x00100000 | 1,
+	.nr_masks = 1,
+	.deny_getppid = true,
+	.e = { { ARCH_SELF, SECCOMP_MASK_MAX_BITS } },
+};
+
+/*
+ * The same on a tightening (the new mask the old one, so a subset):
+ * EINVAL, not EPERM, and the old mask and kill action stay.
+ */
+FIXTURE_VARIANT_ADD(errors, prctl_tighten_trap_with_bit_31_is_einval) {
+	.prior = PRIOR_MASK,
+	.expected_errno = EINVAL,
+	.nbits = SECCOMP_MASK_MAX_BITS,
+	.arg5 = 0x80030000,
+	.deny_getppid = true,
+};
+
+FIXTURE_VARIANT_ADD(errors, seccomp_tighten_trap_with_bit_31_is_einval) {
+	.use_seccomp = true,
+	.prior = PRIOR_MASK,
+	.expected_errno = EINVAL,
+	.action = 0x80030000,
+	.nr_masks = 1,
+	.deny_getppid = true,
+	.e = { { ARCH_SELF, SECCOMP_MASK_MAX_BITS } },
+};
+
 FIXTURE_VARIANT_ADD(errors, seccomp_nr_masks_zero_is_einval) {
 	.use_seccomp = true,
 	.expected_errno = EINVAL,
@@ -95,18 +212,62 @@ FIXTURE_VARIANT_ADD(errors, seccomp_nr_masks_zero_is_einval) {
 	.e = { { ARCH_SELF, SECCOMP_MASK_MAX_BITS } },
 };
 
+/*
+ * nr_masks above the kernel's ABIs. Every entry has a valid arch (the
+ * first two are this ABI and the other one, entries past them repeat
+ * this ABI) and the same set with nr_masks 2 installs: the EINVAL is not
+ * that of an unknown arch. x86-64 has two ABIs, so a third readable entry
+ * with a valid arch is necessarily a duplicate, also EINVAL: these rows
+ * would stay EINVAL without the nr_masks check, and catch a kernel that
+ * reads only the first two entries (min(nr_masks, ABIs)) and installs.
+ */
+FIXTURE_VARIANT_ADD(errors, seccomp_nr_masks_3_third_repeats_is_einval) {
+	.use_seccomp = true,
+	.expected_errno = EINVAL,
+	.nr_masks = 3,
+	.valid_nr_masks = 2,
+	.e = { { ARCH_SELF, SECCOMP_MASK_MAX_BITS },
+	       { ARCH_OTHER, SECCOMP_MASK_MAX_BITS },
+	       { ARCH_SELF, SECCOMP_MASK_MAX_BITS } },
+};
+
 FIXTURE_VARIANT_ADD(errors, seccomp_nr_masks_above_abis_is_einval) {
 	.use_seccomp = true,
 	.expected_errno = EINVAL,
 	.nr_masks = 1000,
-	.e = { { ARCH_SELF, SECCOMP_MASK_MAX_BITS } },
+	.valid_nr_masks = 2,
+	.e = { { ARCH_SELF, SECCOMP_MASK_MAX_BITS },
+	       { ARCH_OTHER, SECCOMP_MASK_MAX_BITS },
+	       { ARCH_SELF, SECCOMP_MASK_MAX_BITS } },
 };
 
 FIXTURE_VARIANT_ADD(errors, seccomp_huge_nr_masks_is_einval) {
 	.use_seccomp = true,
 	.expected_errno = EINVAL,
 	.nr_masks = 0xffffffff,
-	.e = { { ARCH_SELF, SECCOMP_MASK_MAX_BITS } },
+	.valid_nr_masks = 2,
+	.e = { { ARCH_SELF, SECCOMP_MASK_MAX_BITS },
+	       { ARCH_OTHER, SECCOMP_MASK_MAX_BITS },
+	       { ARCH_SELF, SECCOMP_MASK_MAX_BITS } },
+};
+
+/*
+ * Only the nr_masks check can reject this one: the two entries are the
+ * kernel's two ABIs and the third lies on an unmapped page. A kernel
+ * without the check (or with it after the copy of the entries) answers
+ * EFAULT, one that reads min(nr_masks, ABIs) entries installs. The
+ * series' documentation orders the checks so (step 7, nr_masks, before
+ * step 8, masks readable), as filter mode checks fprog.len before it
+ * copies the filter.
+ */
+FIXTURE_VARIANT_ADD(errors, seccomp_nr_masks_3_third_unmapped_is_einval) {
+	.use_seccomp = true,
+	.expected_errno = EINVAL,
+	.nr_masks = 3,
+	.masks_readable = 2,
+	.valid_nr_masks = 2,
+	.e = { { ARCH_SELF, SECCOMP_MASK_MAX_BITS },
+	       { ARCH_OTHER, SECCOMP_MASK_MAX_BITS } },
 };
 
 FIXTURE_VARIANT_ADD(errors, seccomp_unknown_arch_is_einval) {
@@ -142,11 +303,17 @@ FIXTURE_VARIANT_ADD(errors, seccomp_set_reserved_is_einval) {
 	.e = { { ARCH_SELF, SECCOMP_MASK_MAX_BITS } },
 };
 
-/* Version 2: masks stack on a filter; the mode stays 2. */
+/*
+ * Version 2: masks stack on a filter; the mode stays 2. The mask is
+ * really installed: /proc shows it (the other ABI's empty) with its
+ * action, and getppid, which it denies, takes that action although the
+ * filter allows everything.
+ */
 FIXTURE_VARIANT_ADD(errors, prctl_in_filter_mode_is_valid) {
 	.prior = PRIOR_FILTER,
 	.expected_errno = 0,
 	.nbits = SECCOMP_MASK_MAX_BITS,
+	.deny_getppid = true,
 };
 
 FIXTURE_VARIANT_ADD(errors, seccomp_in_filter_mode_is_valid) {
@@ -154,6 +321,25 @@ FIXTURE_VARIANT_ADD(errors, seccomp_in_filter_mode_is_valid) {
 	.prior = PRIOR_FILTER,
 	.expected_errno = 0,
 	.nr_masks = 1,
+	.deny_getppid = true,
+	.e = { { ARCH_SELF, SECCOMP_MASK_MAX_BITS } },
+};
+
+FIXTURE_VARIANT_ADD(errors, prctl_in_filter_mode_with_errno_action_is_valid) {
+	.prior = PRIOR_FILTER,
+	.expected_errno = 0,
+	.nbits = SECCOMP_MASK_MAX_BITS,
+	.arg5 = SECCOMP_RET_ERRNO | DENY_ERRNO,
+	.deny_getppid = true,
+};
+
+FIXTURE_VARIANT_ADD(errors, seccomp_in_filter_mode_with_errno_action_is_valid) {
+	.use_seccomp = true,
+	.prior = PRIOR_FILTER,
+	.expected_errno = 0,
+	.action = SECCOMP_RET_ERRNO | DENY_ERRNO,
+	.nr_masks = 1,
+	.deny_getppid = true,
 	.e = { { ARCH_SELF, SECCOMP_MASK_MAX_BITS } },
 };
 
@@ -302,29 +488,64 @@ static bool header_fault(const struct _fixture_variant_errors *v)
 	       v->reserved || v->tail_byte;
 }
 
+/* The action the call under test passes. */
+static __u32 call_action(const struct _fixture_variant_errors *v)
+{
+	return v->use_seccomp ? v->action : (__u32)v->arg5;
+}
+
+/* Does the child end killed by SIGSYS at its CHILD_DENIED() call? */
+static bool ends_denied(const struct _fixture_variant_errors *v)
+{
+	if (v->expected_errno)
+		return v->prior == PRIOR_MASK;
+	return v->deny_getppid && !call_action(v);
+}
+
+/* Does /proc/self/status show @want as the mask of the other x86 ABI? */
+static bool other_abi_line_is(const char *want)
+{
+	return status_is(0, self_is_compat() ? "Seccomp_mask" :
+			 "Seccomp_mask_compat", want);
+}
+
 TEST_F(errors, call)
 {
 	static struct seccomp_mask e[1024];
 	static struct mask m[3];
 	/* The set and up to a page past it (size 4097 reads nothing). */
 	static __u64 setbuf[8192 / 8];
-	struct mask all, prior;
+	struct seccomp_mask *masks = e;
+	struct mask all, prior, sub, *prctl_mask;
+	unsigned char *page = NULL;
+	bool other_abi, other_listed = false;
+	pid_t ppid = getpid();
 	void *bad;
 	pid_t pid;
 	int i;
 
 	if (!require_mask(_metadata))
 		return;
-	for (i = 0; i < 3; i++)
-		if (variant->e[i].arch == ARCH_OTHER && !other_abi_available())
+	other_abi = other_abi_available();
+	for (i = 0; i < 3; i++) {
+		if (variant->e[i].arch != ARCH_OTHER)
+			continue;
+		if (!other_abi)
 			SKIP(return, "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
+		other_listed = true;
+	}
 	bad = unmapped_address();
 	ASSERT_TRUE(!!bad);
 	mask_all(&all, SECCOMP_MASK_MAX_BITS);
 	mask_all_but(&prior, __NR_getppid);
+	mask_all_but(&sub, __NR_getppid);
+	prctl_mask = variant->deny_getppid ? &sub : &all;
 
 	for (i = 0; i < 3; i++) {
-		mask_all(&m[i], SECCOMP_MASK_MAX_BITS);
+		if (variant->deny_getppid && variant->e[i].arch == ARCH_SELF)
+			m[i] = sub;
+		else
+			mask_all(&m[i], SECCOMP_MASK_MAX_BITS);
 		mask_entry(&e[i], arch_value(variant->e[i].arch), &m[i]);
 		e[i].nbits = variant->e[i].nbits;
 		e[i].bits = (uintptr_t)ptr(variant->e[i].bits, m[i].bits, bad);
@@ -332,6 +553,14 @@ TEST_F(errors, call)
 	/* Entries beyond the listed ones repeat this ABI. */
 	for (; i < 1024; i++)
 		mask_entry(&e[i], SELF_ARCH, &all);
+	/* The readable entries end where the mapping ends. */
+	if (variant->masks_readable) {
+		size_t len = variant->masks_readable * sizeof(e[0]);
+
+		page = page_before_hole();
+		ASSERT_TRUE(!!page);
+		masks = memcpy(page + 4096 - len, e, len);
+	}
 
 	pid = child_fork();
 	ASSERT_LE(0, pid);
@@ -339,9 +568,10 @@ TEST_F(errors, call)
 		struct seccomp_mask_set set = {
 			.nr_masks = variant->nr_masks,
 			.action = variant->action,
-			.masks = (uintptr_t)ptr(variant->masks, e, bad),
+			.masks = (uintptr_t)ptr(variant->masks, masks, bad),
 		};
 		struct seccomp_mask_set *s = (void *)setbuf;
+		char status[8192];
 		int mode = 0, ret;
 
 		set.size = variant->size_given ? variant->size : sizeof(set);
@@ -365,7 +595,7 @@ TEST_F(errors, call)
 					  ptr(variant->set, s, bad));
 		else
 			ret = prctl(PR_SET_SECCOMP, SECCOMP_MODE_MASK,
-				    ptr(variant->bits, all.bits, bad),
+				    ptr(variant->bits, prctl_mask->bits, bad),
 				    variant->nbits, variant->arg5);
 
 		if (variant->expected_errno) {
@@ -374,10 +604,17 @@ TEST_F(errors, call)
 			/* Nothing changed. */
 			CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == mode);
 			if (mode == 3) {
-				/* The old mask still holds. */
+				/* The old mask and kill action still hold. */
+				CHILD_ASSERT(status_shows_mask(0, &prior));
+				CHILD_ASSERT(status_shows_action(0, 0));
 				CHILD_DENIED(syscall(__NR_getppid));
 				_exit(10);
 			}
+			/* No mask: no mask lines, and getppid still runs. */
+			CHILD_ASSERT(!read_status(0, status, sizeof(status)));
+			CHILD_ASSERT(!strstr(status, "Seccomp_mask"));
+			if (variant->deny_getppid)
+				CHILD_ASSERT(syscall(__NR_getppid) == ppid);
 			if (header_fault(variant)) {
 				/* The same set, its header made valid, installs. */
 				memset(setbuf, 0, sizeof(setbuf));
@@ -388,14 +625,44 @@ TEST_F(errors, call)
 							 variant->flags, s) == 0);
 				CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
 			}
+			if (variant->valid_nr_masks) {
+				/* The same entries, fewer of them, install. */
+				set.nr_masks = variant->valid_nr_masks;
+				memcpy(s, &set, sizeof(set));
+				ret = sys_seccomp(SECCOMP_SET_MODE_MASK,
+						  variant->flags, s);
+				CHILD_ASSERT(ret == 0);
+				mode = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
+				CHILD_ASSERT(mode == 3);
+			}
 		} else {
+			__u32 action = call_action(variant);
+
 			CHILD_ASSERT(ret == 0);
 			CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) ==
 				     (mode == 2 ? 2 : 3));
+			if (variant->deny_getppid) {
+				/* Installed: /proc shows mask and action... */
+				CHILD_ASSERT(status_shows_mask(0, &sub));
+				CHILD_ASSERT(status_shows_action(0, action));
+				if (other_abi && !other_listed && mode != 3)
+					CHILD_ASSERT(other_abi_line_is(""));
+				/* ...and getppid takes that action. */
+				if (!action) {
+					CHILD_DENIED(syscall(__NR_getppid));
+					_exit(10);
+				}
+				errno = 0;
+				CHILD_ASSERT(syscall(__NR_getppid) == -1);
+				CHILD_ASSERT(errno ==
+					     (int)(action & SECCOMP_RET_DATA));
+			}
 		}
 		_exit(0);
 	}
-	if (variant->expected_errno && variant->prior == PRIOR_MASK)
+	if (page)
+		munmap(page, 4096);
+	if (ends_denied(variant))
 		ASSERT_CHILD_DENIED(pid);
 	else
 		ASSERT_CHILD_OK(pid);

@@ -8,13 +8,28 @@
  * denied: it returns -ENOSYS as without seccomp. Without a mask each of
  * them returns -ENOSYS.
  *
- * Each case is one number (-2, INT_MIN) made through one entry:
+ * Each case is one number made through one entry:
  *	libc:	 glibc's syscall() (64-bit: the syscall instruction; 32-bit:
  *		 the vDSO's __kernel_vsyscall, sysenter or syscall);
  *	raw:	 inline asm of this build's own ABI (64-bit: syscall; 32-bit:
  *		 int $0x80 with eax = the number);
  *	other:	 the other x86 ABI (64-bit build: int $0x80; 32-bit build: a
  *		 far jump to 64-bit code and syscall).
+ * The numbers: -2, INT_MIN, and 0xbfffffff (-1 without bit 30, the x32
+ * bit: a kernel that clears that bit before its -1 test takes it for -1).
+ *
+ * The number is an int on both x86 ABIs: the 64-bit entry takes eax
+ * (movslq %eax in entry_64.S, do_syscall_64()'s int nr), int $0x80 from
+ * 64-bit code zero-extends eax into orig_ax, and seccomp_data.nr, the
+ * number filters see, is an int. So the 64-bit build also makes its
+ * numbers with bits in the upper half of rax: 0xfffffffe (a positive
+ * long, -2 as an int), LONG_MIN | 0x80000000 (INT_MIN) and, through
+ * int $0x80, 0x12345678fffffffe (-2); for each, the -1 it is checked
+ * against has the same upper half (0xffffffff, LONG_MIN | 0xffffffff,
+ * 0x12345678ffffffff) and must not be denied either. The test
+ * negative_long_is_its_low_32_bits checks the converse: a long that is
+ * negative only in its upper half, such as LONG_MIN | getppid, is that
+ * syscall, neither negative nor out of the mask.
  * The mask of both ABIs has every bit set (mask_all), installed through
  * seccomp(2). The groups and what each guards:
  *
@@ -52,6 +67,7 @@ FIXTURE(negative) {
 FIXTURE_VARIANT(negative) {
 	enum entry entry;
 	long nr;
+	long skip;	/* the -1 of the same width (0: -1) */
 };
 
 FIXTURE_VARIANT_ADD(negative, libc_minus_2) {
@@ -78,6 +94,32 @@ FIXTURE_VARIANT_ADD(negative, other_abi_int_min) {
 	.entry = E_OTHER, .nr = INT_MIN,
 };
 
+/* -1 without bit 30 (the x32 bit) is not -1. */
+FIXTURE_VARIANT_ADD(negative, raw_minus_1_without_bit_30) {
+	.entry = E_RAW, .nr = (int)0xbfffffff,
+};
+
+FIXTURE_VARIANT_ADD(negative, other_abi_minus_1_without_bit_30) {
+	.entry = E_OTHER, .nr = (int)0xbfffffff,
+};
+
+#if X86_BUILD == 64
+/* The number is eax: the upper half of rax is no part of it. */
+FIXTURE_VARIANT_ADD(negative, raw_minus_2_in_the_low_half) {
+	.entry = E_RAW, .nr = 0xfffffffeL, .skip = 0xffffffffL,
+};
+
+FIXTURE_VARIANT_ADD(negative, raw_int_min_under_long_min) {
+	.entry = E_RAW, .nr = LONG_MIN | 0x80000000L,
+	.skip = LONG_MIN | 0xffffffffL,
+};
+
+FIXTURE_VARIANT_ADD(negative, other_abi_minus_2_under_high_bits) {
+	.entry = E_OTHER, .nr = 0x12345678fffffffeL,
+	.skip = 0x12345678ffffffffL,
+};
+#endif
+
 FIXTURE_SETUP(negative)
 {
 	if (!require_mask(_metadata))
@@ -89,6 +131,12 @@ FIXTURE_SETUP(negative)
 }
 
 FIXTURE_TEARDOWN(negative) {}
+
+/* The -1 (a tracer's skip) of the variant's width. */
+static long skip_nr(const struct _fixture_variant_negative *v)
+{
+	return v->skip ? v->skip : -1;
+}
 
 /* The ABI a call through @e takes. */
 static __u32 entry_arch(enum entry e)
@@ -161,7 +209,8 @@ TEST_F(negative, kill_action_kills_at_the_call)
 	if (pid == 0) {
 		CHILD_ASSERT(neg_call(variant->entry, variant->nr) ==
 			     self->enosys);
-		CHILD_ASSERT(neg_call(variant->entry, -1) == self->enosys);
+		CHILD_ASSERT(neg_call(variant->entry, skip_nr(variant)) ==
+			     self->enosys);
 		_exit(0);
 	}
 	ASSERT_CHILD_OK(pid);
@@ -173,7 +222,8 @@ TEST_F(negative, kill_action_kills_at_the_call)
 		CHILD_ASSERT(install_full(0) == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
 		/* -1 is never denied. */
-		CHILD_ASSERT(neg_call(variant->entry, -1) == self->enosys);
+		CHILD_ASSERT(neg_call(variant->entry, skip_nr(variant)) ==
+			     self->enosys);
 		CHILD_DENIED(neg_call(variant->entry, variant->nr));
 		_exit(0);
 	}
@@ -191,7 +241,8 @@ TEST_F(negative, kill_action_kills_under_a_filter)
 		CHILD_ASSERT(install_full(0) == 0);
 		CHILD_ASSERT(filter_allow_all() == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
-		CHILD_ASSERT(neg_call(variant->entry, -1) == self->enosys);
+		CHILD_ASSERT(neg_call(variant->entry, skip_nr(variant)) ==
+			     self->enosys);
 		CHILD_DENIED(neg_call(variant->entry, variant->nr));
 		_exit(0);
 	}
@@ -209,7 +260,8 @@ TEST_F(negative, errno_action_returns_the_errno)
 
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(install_full(SECCOMP_RET_ERRNO | DENY_ERRNO) == 0);
-		CHILD_ASSERT(neg_call(variant->entry, -1) == self->enosys);
+		CHILD_ASSERT(neg_call(variant->entry, skip_nr(variant)) ==
+			     self->enosys);
 		if (variant->entry == E_LIBC) {
 			errno = 0;
 			ret = syscall(variant->nr);
@@ -235,7 +287,8 @@ TEST_F(negative, trap_action_signals_the_number)
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(install_full(SECCOMP_RET_TRAP) == 0);
 		CHILD_ASSERT(catch_sigsys() == 0);
-		CHILD_ASSERT(neg_call(variant->entry, -1) == self->enosys);
+		CHILD_ASSERT(neg_call(variant->entry, skip_nr(variant)) ==
+			     self->enosys);
 		CHILD_ASSERT(sigsys_seen.count == 0);
 		ret = neg_call(variant->entry, variant->nr);
 		CHILD_ASSERT(sigsys_seen.count == 1);
@@ -249,6 +302,56 @@ TEST_F(negative, trap_action_signals_the_number)
 	}
 	ASSERT_CHILD_OK(pid);
 }
+
+#if X86_BUILD == 64
+/*
+ * A long that is negative only in the upper half of rax is not a
+ * negative number: the kernel runs (and filters see) the syscall of eax.
+ * Under a mask that denies getppid, with the errno action, LONG_MIN |
+ * getppid is getppid, denied with the exact errno, and 0xffffffff00000000
+ * | getpid is getpid, allowed.
+ */
+TEST(negative_long_is_its_low_32_bits)
+{
+	const long high = (long)0xffffffff00000000UL;
+	struct mask m;
+	pid_t pid, ppid = getpid();
+
+	if (!require_mask(_metadata))
+		return;
+	mask_all_but(&m, NR64_getppid);
+
+	/* Control: without a mask, each runs the syscall of its low half. */
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_ASSERT(sys64(LONG_MIN | NR64_getppid, 0, 0, 0, 0, 0) ==
+			     ppid);
+		CHILD_ASSERT(sys64(high | NR64_getpid, 0, 0, 0, 0, 0) ==
+			     getpid());
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		pid_t self = getpid();
+
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_prctl_action(&m, SECCOMP_RET_ERRNO |
+						   DENY_ERRNO) == 0);
+		/* getpid, allowed: the long is negative, the number is not. */
+		CHILD_ASSERT(sys64(high | NR64_getpid, 0, 0, 0, 0, 0) == self);
+		/* getppid, denied whatever the upper half: the errno action. */
+		CHILD_ASSERT(sys64(LONG_MIN | NR64_getppid, 0, 0, 0, 0, 0) ==
+			     -DENY_ERRNO);
+		CHILD_ASSERT(syscall(__NR_getppid) == -1 && errno == DENY_ERRNO);
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+}
+#endif
 
 #else
 

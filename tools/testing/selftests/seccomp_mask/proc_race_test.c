@@ -19,7 +19,7 @@
 
 #define NR_CHILDREN	16
 #define NR_STATES	8	/* state k: ERRNO k + 1, bits 900 .. 900+k-1 clear */
-#define FIRST_CLEARED	900
+#define STATE_FIRST_CLEARED	900
 #define RACE_SECONDS	4
 /* A round ends when every child is in its last state; this bounds it. */
 #define ROUND_MS	5000
@@ -31,7 +31,7 @@ static void state_mask(struct mask *m, int k)
 
 	mask_all(m, SECCOMP_MASK_MAX_BITS);
 	for (i = 0; i < k; i++)
-		mask_clear(m, FIRST_CLEARED + i);
+		mask_clear(m, STATE_FIRST_CLEARED + i);
 }
 
 /* In a child: install state 0, then tighten to every other state. */
@@ -209,12 +209,10 @@ static void race_init(struct race *r)
 
 	memset(r, 0, sizeof(*r));
 	r->both = other_abi_available();
-	r->own_line = self_is_compat() ? "Seccomp_mask_compat" :
-		      "Seccomp_mask";
+	r->own_line = mask_line(false);
 	/* A 64-bit kernel has both lines. */
 	if (kernel_is_64bit())
-		r->other_line = self_is_compat() ? "Seccomp_mask" :
-				"Seccomp_mask_compat";
+		r->other_line = mask_line(true);
 	for (k = 0; k < NR_STATES; k++) {
 		struct mask m;
 

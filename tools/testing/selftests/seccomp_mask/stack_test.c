@@ -21,15 +21,9 @@
 
 #ifdef X86_BUILD
 
-#define MASK_ERRNO	5	/* what the masks return */
+/* The masks return MASK_ERRNO (common.h). */
 #define FILTER_ERRNO	77	/* what the filters return for getppid */
 #define FILTER_ERRNO2	78	/* and for getuid, which the masks allow */
-
-/* A call through this program's ABI, -errno on failure. */
-static long own_call(long nr)
-{
-	return abi_call(SELF_ARCH, nr, nr, 0, 0, 0);
-}
 
 /*
  * A filter for this program's ABI: @ret for getppid, ERRNO 78 for getuid,
@@ -206,9 +200,10 @@ TEST_F(filter_over_mask, gives_mode_2_and_keeps_the_mask)
 
 /*
  * Which of the mask and the filter decides getppid, which the mask
- * denies and the filter answers with @filter_ret.
+ * denies and the filter answers with @filter_ret. (Not order_test.c's
+ * order of the error checks.)
  */
-enum outcome {
+enum mask_filter_outcome {
 	RETURNS,	/* the value in .ret */
 	UNIMPLEMENTED,	/* what a syscall the kernel does not know returns */
 	TRAPPED,
@@ -216,17 +211,17 @@ enum outcome {
 	RUNS,
 };
 
-struct order_case {
+struct mask_filter_case {
 	__u32 mask_action;
 	__u32 filter_ret;
-	enum outcome outcome;
+	enum mask_filter_outcome outcome;
 	long ret;
 };
 
 FIXTURE(order) {};
 
 FIXTURE_VARIANT(order) {
-	struct order_case c;
+	struct mask_filter_case c;
 };
 
 FIXTURE_VARIANT_ADD(order, mask_errno_before_filter_errno) {
@@ -331,7 +326,7 @@ FIXTURE_SETUP(order)
 FIXTURE_TEARDOWN(order) {}
 
 static void check_order(struct __test_metadata *const _metadata,
-			const struct order_case *c, bool mask_first)
+			const struct mask_filter_case *c, bool mask_first)
 {
 	long enosys = -unimplemented_errno();
 	pid_t pid, ppid = getpid();

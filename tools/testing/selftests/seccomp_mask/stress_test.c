@@ -29,8 +29,8 @@
  * them, one per round; when a thread's share is used up it keeps
  * installing its last mask (the same bits: still a new allowlist).
  */
-#define FIRST_CLEARED	512
-#define LAST_CLEARED	(NR_UNIMPLEMENTED - 1)
+#define TIGHTEN_FIRST_CLEARED	512
+#define TIGHTEN_LAST_CLEARED	(NR_UNIMPLEMENTED - 1)
 
 struct tightener {
 	pthread_t thread;
@@ -92,8 +92,7 @@ static bool path_shows(const char *path, const char *want)
 	if (n <= 0)
 		return false;
 	buf[n] = '\0';
-	return status_field(buf, self_is_compat() ? "Seccomp_mask_compat" :
-			    "Seccomp_mask", val, sizeof(val)) &&
+	return status_field(buf, mask_line(false), val, sizeof(val)) &&
 	       !strcmp(val, want);
 }
 
@@ -157,8 +156,7 @@ static int reader(pid_t pid, double deadline)
 {
 	static struct mask last[MAX_TIDS];
 	static long last_tid[MAX_TIDS];
-	const char *key = self_is_compat() ? "Seccomp_mask_compat" :
-		"Seccomp_mask";
+	const char *key = mask_line(false);
 	char path[64], buf[8192], val[4096];
 	unsigned long reads = 0;
 	struct dirent *d;
@@ -260,7 +258,7 @@ TEST(tighten_fork_and_read_status_concurrently)
 	if (!require_mask(_metadata) || !require_threads(_metadata))
 		return;
 	/* The log check is part of the test: in required mode it must run. */
-	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	kmsg = kmsg_open_at_end();
 	if (kmsg < 0 && mask_required()) {
 		ASSERT_LE(0, kmsg) {
 			TH_LOG("required mode, but /dev/kmsg cannot be read: %s",
@@ -270,14 +268,13 @@ TEST(tighten_fork_and_read_status_concurrently)
 	if (kmsg < 0)
 		TH_LOG("cannot read /dev/kmsg (%s): not checking the log",
 		       strerror(errno));
-	else
-		ASSERT_LE(0, lseek(kmsg, 0, SEEK_END));
 
 	deadline = now() + STRESS_SECONDS;
 	pid = child_fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		const unsigned int share = (LAST_CLEARED - FIRST_CLEARED + 1) /
+		const unsigned int share = (TIGHTEN_LAST_CLEARED -
+					    TIGHTEN_FIRST_CLEARED + 1) /
 					   (TIGHTENERS + 1);
 		static struct tightener t[TIGHTENERS + 1];
 		char want[4096];
@@ -289,7 +286,7 @@ TEST(tighten_fork_and_read_status_concurrently)
 		/* The last one is the forker. */
 		for (i = 0; i <= TIGHTENERS; i++) {
 			t[i].m = own;
-			t[i].next = FIRST_CLEARED + i * share;
+			t[i].next = TIGHTEN_FIRST_CLEARED + i * share;
 			t[i].last = t[i].next + share - 1;
 			t[i].forks = i == TIGHTENERS;
 			CHILD_ASSERT(pthread_create(&t[i].thread, NULL,
@@ -305,11 +302,11 @@ TEST(tighten_fork_and_read_status_concurrently)
 		CHILD_ASSERT(t[TIGHTENERS].forked > 0);
 
 		/* This thread's own tightening, then its denied number. */
-		mask_clear(&own, FIRST_CLEARED);
+		mask_clear(&own, TIGHTEN_FIRST_CLEARED);
 		CHILD_ASSERT(mask_prctl(&own) == 0);
 		mask_format(&own, want, sizeof(want));
 		CHILD_ASSERT(path_shows("/proc/self/status", want));
-		CHILD_DENIED(syscall(FIRST_CLEARED));
+		CHILD_DENIED(syscall(TIGHTEN_FIRST_CLEARED));
 		_exit(0);
 	}
 	for (i = 0; i < READERS; i++) {

@@ -163,15 +163,6 @@ TEST_F(tighten, shorter_mask_works_and_cuts_the_tail)
 
 #ifdef X86_BUILD
 /* The masks of the two x86 ABIs are independent. */
-static __u32 other_arch(void)
-{
-#if X86_BUILD == 64
-	return ARCH_I386;
-#else
-	return ARCH_X86_64;
-#endif
-}
-
 static void expect_status(struct __test_metadata *const _metadata,
 			  pid_t pid, const char *key, const struct mask *m)
 {
@@ -185,11 +176,6 @@ static void expect_status(struct __test_metadata *const _metadata,
 	ASSERT_STREQ(want, val);
 }
 
-static const char *status_key(__u32 arch)
-{
-	return arch == ARCH_X86_64 ? "Seccomp_mask" : "Seccomp_mask_compat";
-}
-
 TEST(abi_masks_are_independent)
 {
 	struct mask self_old, self_new, other, empty;
@@ -198,8 +184,8 @@ TEST(abi_masks_are_independent)
 
 	if (!require_mask(_metadata))
 		return;
-	if (!other_abi_available())
-		SKIP(return, "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
+	if (!require_other_abi(_metadata))
+		return;
 	mask_all(&self_old, SECCOMP_MASK_MAX_BITS);
 	mask_all_but(&self_new, __NR_getppid);
 	mask_none(&other, 64);
@@ -210,7 +196,7 @@ TEST(abi_masks_are_independent)
 	pid = child_fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		const __u32 arch[2] = { SELF_ARCH, other_arch() };
+		const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
 		const struct mask *both[2] = { &self_old, &other };
 
 		handshake_child_begin(&hs);
@@ -219,13 +205,13 @@ TEST(abi_masks_are_independent)
 		/* Tightening this ABI leaves the other one alone. */
 		CHILD_ASSERT(mask_prctl(&self_new) == 0);
 		/* Tightening the other ABI to empty leaves this one alone. */
-		CHILD_ASSERT(mask_seccomp1(other_arch(), &empty) == 0);
+		CHILD_ASSERT(mask_seccomp1(OTHER_ARCH, &empty) == 0);
 		CHILD_ASSERT(handshake_child_ready(&hs));
 		_exit(0);
 	}
 	ASSERT_TRUE(handshake_wait_child(&hs));
-	expect_status(_metadata, pid, status_key(SELF_ARCH), &self_new);
-	expect_status(_metadata, pid, status_key(other_arch()), &empty);
+	expect_status(_metadata, pid, mask_line(false), &self_new);
+	expect_status(_metadata, pid, mask_line(true), &empty);
 	handshake_release_child(&hs);
 	ASSERT_CHILD_OK(pid);
 }
@@ -238,8 +224,8 @@ TEST(seccomp_with_several_masks_is_all_or_nothing)
 
 	if (!require_mask(_metadata))
 		return;
-	if (!other_abi_available())
-		SKIP(return, "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
+	if (!require_other_abi(_metadata))
+		return;
 	mask_all(&self_old, SECCOMP_MASK_MAX_BITS);
 	mask_all_but(&self_new, __NR_getppid);	/* a subset */
 	mask_none(&other_old, 64);
@@ -251,7 +237,7 @@ TEST(seccomp_with_several_masks_is_all_or_nothing)
 	pid = child_fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		const __u32 arch[2] = { SELF_ARCH, other_arch() };
+		const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
 		const struct mask *old[2] = { &self_old, &other_old };
 		const struct mask *new[2] = { &self_new, &other_new };
 
@@ -266,8 +252,8 @@ TEST(seccomp_with_several_masks_is_all_or_nothing)
 		_exit(0);
 	}
 	ASSERT_TRUE(handshake_wait_child(&hs));
-	expect_status(_metadata, pid, status_key(SELF_ARCH), &self_old);
-	expect_status(_metadata, pid, status_key(other_arch()), &other_old);
+	expect_status(_metadata, pid, mask_line(false), &self_old);
+	expect_status(_metadata, pid, mask_line(true), &other_old);
 	handshake_release_child(&hs);
 	ASSERT_CHILD_OK(pid);
 }

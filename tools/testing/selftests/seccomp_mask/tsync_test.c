@@ -30,12 +30,6 @@ struct worker {
 	long ret;		/* setup's return, then each command's */
 };
 
-/* A call through this program's ABI, -errno on failure. */
-static long own_call(long nr)
-{
-	return abi_call(SELF_ARCH, nr, nr, 0, 0, 0);
-}
-
 static void *worker_fn(void *arg)
 {
 	struct worker *w = arg;
@@ -143,8 +137,7 @@ TEST(every_thread_gets_the_callers_resulting_masks_and_action)
 		struct worker w[NR_WORKERS];
 		struct mask own, oth;
 		const struct mask *m[2] = { &own, &oth };
-		const char *oth_line = self_is_compat() ?
-			"Seccomp_mask" : "Seccomp_mask_compat";
+		const char *oth_line = mask_line(true);
 		char list[4096];
 		int i;
 

@@ -17,9 +17,6 @@
 #error "x32_test is built for x86-64 only"
 #endif
 
-#define MASK_ERRNO	5
-#define NR64_prctl	157
-
 /*
  * x32 getpid: the PID on a kernel with CONFIG_X86_X32_ABI, else what a
  * syscall number the kernel does not know returns.
@@ -34,7 +31,8 @@ static bool require_x32(struct __test_metadata *const _metadata)
 	long ret = x32_getpid();
 
 	if (ret == -unimplemented_errno())
-		SKIP(return false, "CONFIG_X86_X32_ABI not enabled (x32 getpid: ENOSYS)");
+		SKIP_UNLESS_REQUIRED(return false,
+				     "CONFIG_X86_X32_ABI not enabled (x32 getpid: ENOSYS)");
 	ASSERT_EQ(getpid(), ret);
 	return true;
 }
