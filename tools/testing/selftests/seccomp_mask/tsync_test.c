@@ -4,8 +4,9 @@
  *
  * The caller's resulting masks and action reach every thread of its
  * group, all or nothing. A thread that cannot take them (strict mode, or
- * masks that are not a superset of the new ones, or a stronger action)
- * makes the call return its TID, and then nothing changes anywhere. With
+ * masks that are not a superset of the new ones, of each ABI, or a
+ * stronger action) makes the call return its TID, as the caller's pid
+ * namespace numbers it, and then nothing changes anywhere. With
  * no_new_privs, every thread gets it.
  *
  * Each thread of these tests is a worker that waits for commands on a
@@ -13,13 +14,45 @@
  * after the main thread's install.
  */
 
-#include <pthread.h>
-
+/* common.h first: it defines _GNU_SOURCE (unshare) for a compile by hand. */
 #include "common.h"
+
+#include <pthread.h>
+#include <sched.h>
 
 #ifdef X86_BUILD
 
 #define TSYNC_ERRNO	9	/* the action the tests install: ERRNO 9 */
+
+/* getpid and getppid of the x86 ABI that is not this program's own. */
+#if X86_BUILD == 64
+#define OTHER_NR_getpid		NR32_getpid
+#define OTHER_NR_getppid	NR32_getppid
+#else
+#define OTHER_NR_getpid		NR64_getpid
+#define OTHER_NR_getppid	NR64_getppid
+#endif
+
+/* getppid through the other x86 ABI: the value or -errno. */
+static long other_getppid(void)
+{
+	return abi_call(OTHER_ARCH, NR64_getppid, NR32_getppid, 0, 0, 0);
+}
+
+/* For mask_denying(): a mask that allows everything, one that is empty. */
+#define DENIES_NOTHING	(-1)
+#define DENIES_ALL	(-2)
+
+/* A mask that allows every syscall but @denied (or one of the above). */
+static void mask_denying(struct mask *m, int denied)
+{
+	if (denied == DENIES_ALL)
+		mask_none(m, SECCOMP_MASK_MAX_BITS);
+	else if (denied == DENIES_NOTHING)
+		mask_all(m, SECCOMP_MASK_MAX_BITS);
+	else
+		mask_all_but(m, denied);
+}
 
 struct worker {
 	pthread_t thread;
@@ -45,6 +78,9 @@ static void *worker_fn(void *arg)
 		switch (c) {
 		case 'p':
 			w->ret = own_call(__NR_getppid);
+			break;
+		case 'o':
+			w->ret = other_getppid();
 			break;
 		case 'm':
 			w->ret = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
@@ -99,6 +135,22 @@ static long install(unsigned int flags)
 				(const struct mask *[]){ &m });
 }
 
+/*
+ * All but getppid, with ERRNO 9, for both ABIs, with @flags: the new
+ * masks of both are checked against those of every other thread.
+ */
+static long install_both(unsigned int flags)
+{
+	const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
+	struct mask own, oth;
+	const struct mask *m[2] = { &own, &oth };
+
+	mask_all_but(&own, __NR_getppid);
+	mask_all_but(&oth, OTHER_NR_getppid);
+	return mask_seccomp_set(flags, SECCOMP_RET_ERRNO | TSYNC_ERRNO, 2,
+				arch, m);
+}
+
 /* Has @tid got what install() installs, on top of mode @mode? */
 static bool has_install(pid_t tid, const char *mode)
 {
@@ -107,6 +159,17 @@ static bool has_install(pid_t tid, const char *mode)
 	mask_all_but(&m, __NR_getppid);
 	return status_is(tid, "Seccomp", mode) && status_shows_mask(tid, &m) &&
 	       status_shows_action(tid, SECCOMP_RET_ERRNO | TSYNC_ERRNO);
+}
+
+/* Is the mask of the other ABI of @tid (0: self) the one denying @denied? */
+static bool shows_other_mask(pid_t tid, int denied)
+{
+	struct mask m;
+	char list[4096];
+
+	mask_denying(&m, denied);
+	mask_format(&m, list, sizeof(list));
+	return status_is(tid, mask_line(true), list);
 }
 
 static bool has_no_mask(pid_t tid)
@@ -212,15 +275,26 @@ static int sibling_strict(void)
 	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT, 0, 0, 0);
 }
 
+/* A mask of this ABI only (prctl): that of the other ABI is empty. */
 static int sibling_mask(int denied, __u32 action)
 {
 	struct mask m;
 
-	if (denied >= 0)
-		mask_all_but(&m, denied);
-	else
-		mask_all(&m, SECCOMP_MASK_MAX_BITS);
+	mask_denying(&m, denied);
 	return mask_prctl_action(&m, action);
+}
+
+/* Masks of both ABIs, with ERRNO 9, the first install of the sibling. */
+static int sibling_masks(int denied, int other_denied)
+{
+	const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
+	struct mask own, oth;
+	const struct mask *m[2] = { &own, &oth };
+
+	mask_denying(&own, denied);
+	mask_denying(&oth, other_denied);
+	return (int)mask_seccomp_set(0, SECCOMP_RET_ERRNO | TSYNC_ERRNO, 2,
+				     arch, m);
 }
 
 /* The sibling's mask does not allow getpid, which install()'s allows. */
@@ -231,32 +305,53 @@ static int sibling_not_a_superset(void)
 
 static int sibling_kill(void)
 {
-	return sibling_mask(-1, SECCOMP_RET_KILL_PROCESS);
+	return sibling_mask(DENIES_NOTHING, SECCOMP_RET_KILL_PROCESS);
 }
 
 static int sibling_trap(void)
 {
-	return sibling_mask(-1, SECCOMP_RET_TRAP);
+	return sibling_mask(DENIES_NOTHING, SECCOMP_RET_TRAP);
 }
 
 static int sibling_same(void)
 {
-	return sibling_mask(-1, SECCOMP_RET_ERRNO | TSYNC_ERRNO);
+	return sibling_mask(DENIES_NOTHING, SECCOMP_RET_ERRNO | TSYNC_ERRNO);
 }
 
 static int sibling_other_errno(void)
 {
-	return sibling_mask(-1, SECCOMP_RET_ERRNO | 3);
+	return sibling_mask(DENIES_NOTHING, SECCOMP_RET_ERRNO | 3);
 }
 
 static int sibling_log(void)
 {
-	return sibling_mask(-1, SECCOMP_RET_LOG);
+	return sibling_mask(DENIES_NOTHING, SECCOMP_RET_LOG);
 }
 
 static int sibling_filter(void)
 {
 	return filter_allow_all();
+}
+
+/*
+ * The sibling's mask of this ABI is a superset of install_both()'s, its
+ * mask of the other ABI does not allow getpid, which install_both()'s
+ * allows: a kernel that checks only the caller's ABI lets it take them.
+ */
+static int sibling_other_abi_not_a_superset(void)
+{
+	return sibling_masks(DENIES_NOTHING, OTHER_NR_getpid);
+}
+
+/* The reverse: this ABI's mask is the narrower one, the other's is fine. */
+static int sibling_own_abi_not_a_superset(void)
+{
+	return sibling_masks(__NR_getpid, DENIES_NOTHING);
+}
+
+static int sibling_both_abis_supersets(void)
+{
+	return sibling_masks(DENIES_NOTHING, DENIES_NOTHING);
 }
 
 FIXTURE(sibling) {};
@@ -265,7 +360,12 @@ struct sibling_case {
 	int (*setup)(void);
 	bool takes;		/* can the sibling take the masks? */
 	const char *mode;	/* the sibling's Seccomp: line */
-	__u32 action;		/* its Seccomp_mask_action, if it has masks */
+	/* If it has masks (mode 3), as its setup installs them: */
+	__u32 action;		/* its Seccomp_mask_action */
+	int denied;		/* mask_denying() of its mask of this ABI */
+	int other_denied;	/* and of its mask of the other ABI */
+	/* Does the TSYNC call list both ABIs (install_both())? */
+	bool both;
 };
 
 FIXTURE_VARIANT(sibling) {
@@ -294,6 +394,8 @@ FIXTURE_VARIANT_ADD(sibling, mask_not_a_superset) {
 		.takes = false,
 		.mode = "3",
 		.action = SECCOMP_RET_ERRNO | TSYNC_ERRNO,
+		.denied = __NR_getpid,
+		.other_denied = DENIES_ALL,
 	},
 };
 
@@ -303,6 +405,8 @@ FIXTURE_VARIANT_ADD(sibling, kill_is_stronger) {
 		.takes = false,
 		.mode = "3",
 		.action = SECCOMP_RET_KILL_PROCESS,
+		.denied = DENIES_NOTHING,
+		.other_denied = DENIES_ALL,
 	},
 };
 
@@ -312,6 +416,8 @@ FIXTURE_VARIANT_ADD(sibling, trap_is_stronger) {
 		.takes = false,
 		.mode = "3",
 		.action = SECCOMP_RET_TRAP,
+		.denied = DENIES_NOTHING,
+		.other_denied = DENIES_ALL,
 	},
 };
 
@@ -321,6 +427,8 @@ FIXTURE_VARIANT_ADD(sibling, same_action_superset) {
 		.takes = true,
 		.mode = "3",
 		.action = SECCOMP_RET_ERRNO | TSYNC_ERRNO,
+		.denied = DENIES_NOTHING,
+		.other_denied = DENIES_ALL,
 	},
 };
 
@@ -330,6 +438,8 @@ FIXTURE_VARIANT_ADD(sibling, other_errno_superset) {
 		.takes = true,
 		.mode = "3",
 		.action = SECCOMP_RET_ERRNO | 3,
+		.denied = DENIES_NOTHING,
+		.other_denied = DENIES_ALL,
 	},
 };
 
@@ -339,6 +449,8 @@ FIXTURE_VARIANT_ADD(sibling, log_superset) {
 		.takes = true,
 		.mode = "3",
 		.action = SECCOMP_RET_LOG,
+		.denied = DENIES_NOTHING,
+		.other_denied = DENIES_ALL,
 	},
 };
 
@@ -350,36 +462,105 @@ FIXTURE_VARIANT_ADD(sibling, filter) {
 	},
 };
 
+/*
+ * The subset rule holds per ABI: the TSYNC call lists both ABIs, and the
+ * sibling's mask of one of them, only, is not a superset of the new one.
+ */
+FIXTURE_VARIANT_ADD(sibling, other_abi_not_a_superset) {
+	.c = {
+		.setup = sibling_other_abi_not_a_superset,
+		.takes = false,
+		.mode = "3",
+		.action = SECCOMP_RET_ERRNO | TSYNC_ERRNO,
+		.denied = DENIES_NOTHING,
+		.other_denied = OTHER_NR_getpid,
+		.both = true,
+	},
+};
+
+FIXTURE_VARIANT_ADD(sibling, own_abi_not_a_superset_other_is) {
+	.c = {
+		.setup = sibling_own_abi_not_a_superset,
+		.takes = false,
+		.mode = "3",
+		.action = SECCOMP_RET_ERRNO | TSYNC_ERRNO,
+		.denied = __NR_getpid,
+		.other_denied = DENIES_NOTHING,
+		.both = true,
+	},
+};
+
+/* A sibling that installed this ABI's mask only has an empty other one. */
+FIXTURE_VARIANT_ADD(sibling, other_abi_empty) {
+	.c = {
+		.setup = sibling_same,
+		.takes = false,
+		.mode = "3",
+		.action = SECCOMP_RET_ERRNO | TSYNC_ERRNO,
+		.denied = DENIES_NOTHING,
+		.other_denied = DENIES_ALL,
+		.both = true,
+	},
+};
+
+/* Both ABIs' masks supersets: the sibling takes both new ones. */
+FIXTURE_VARIANT_ADD(sibling, both_abis_supersets) {
+	.c = {
+		.setup = sibling_both_abis_supersets,
+		.takes = true,
+		.mode = "3",
+		.action = SECCOMP_RET_ERRNO | TSYNC_ERRNO,
+		.denied = DENIES_NOTHING,
+		.other_denied = DENIES_NOTHING,
+		.both = true,
+	},
+};
+
 FIXTURE_SETUP(sibling)
 {
-	if (!require_mask(_metadata))
+	if (!require_mask(_metadata) || !require_threads(_metadata))
 		return;
-	require_threads(_metadata);
+	if (variant->c.both)
+		require_other_abi(_metadata);
 }
 
 FIXTURE_TEARDOWN(sibling) {}
 
-/* In a child: is the sibling as its setup left it? */
-static bool sibling_unchanged(struct worker *s, const struct sibling_case *c)
+/*
+ * In a child: is the sibling as its setup left it? @other: check its
+ * mask of the other ABI too.
+ */
+static bool sibling_unchanged(struct worker *s, const struct sibling_case *c,
+			      bool other)
 {
 	struct mask m;
-	int denied = c->setup == sibling_not_a_superset ?
-		     __NR_getpid : -1;
 
 	if (!status_is(s->tid, "Seccomp", c->mode))
 		return false;
 	if (strcmp(c->mode, "3"))
 		return has_no_mask(s->tid);
-	if (denied >= 0)
-		mask_all_but(&m, denied);
-	else
-		mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	return status_shows_mask(s->tid, &m) &&
-	       status_shows_action(s->tid, c->action);
+	mask_denying(&m, c->denied);
+	if (!status_shows_mask(s->tid, &m) ||
+	    !status_shows_action(s->tid, c->action))
+		return false;
+	return !other || shows_other_mask(s->tid, c->other_denied);
+}
+
+/* In a child: install_both()'s mask of the other ABI reached all three. */
+static void other_abi_taken(struct worker *s, struct worker *bystander)
+{
+	CHILD_ASSERT(shows_other_mask(0, OTHER_NR_getppid));
+	CHILD_ASSERT(shows_other_mask(bystander->tid, OTHER_NR_getppid));
+	CHILD_ASSERT(shows_other_mask(s->tid, OTHER_NR_getppid));
+	CHILD_ASSERT(other_getppid() == -TSYNC_ERRNO);
+	CHILD_ASSERT(worker_do(bystander, 'o') == -TSYNC_ERRNO);
+	CHILD_ASSERT(worker_do(s, 'o') == -TSYNC_ERRNO);
 }
 
 TEST_F(sibling, takes_the_masks_or_fails_the_call_with_its_tid)
 {
+	const struct sibling_case *c = &variant->c;
+	bool other = other_abi_available();
 	pid_t pid, ppid = getpid();
 
 	pid = child_fork();
@@ -390,18 +571,23 @@ TEST_F(sibling, takes_the_masks_or_fails_the_call_with_its_tid)
 
 		CHILD_ASSERT(set_nnp() == 0);
 		worker_start(&bystander, NULL);
-		worker_start(&s, variant->c.setup);
-		ret = install(SECCOMP_MASK_FLAG_TSYNC);
-		if (variant->c.takes) {
+		worker_start(&s, c->setup);
+		if (c->both)
+			ret = install_both(SECCOMP_MASK_FLAG_TSYNC);
+		else
+			ret = install(SECCOMP_MASK_FLAG_TSYNC);
+		if (c->takes) {
 			CHILD_ASSERT(ret == 0);
 			CHILD_ASSERT(has_install(0, "3"));
 			CHILD_ASSERT(has_install(bystander.tid, "3"));
-			CHILD_ASSERT(has_install(s.tid, !strcmp(variant->c.mode, "2") ?
+			CHILD_ASSERT(has_install(s.tid, !strcmp(c->mode, "2") ?
 						 "2" : "3"));
 			CHILD_ASSERT(worker_do(&s, 'p') == -TSYNC_ERRNO);
 			CHILD_ASSERT(worker_do(&bystander, 'p') ==
 				     -TSYNC_ERRNO);
 			CHILD_ASSERT(own_call(__NR_getppid) == -TSYNC_ERRNO);
+			if (c->both)
+				other_abi_taken(&s, &bystander);
 		} else {
 			/* The sibling's TID, and no change anywhere. */
 			CHILD_ASSERT(ret == s.tid);
@@ -411,13 +597,189 @@ TEST_F(sibling, takes_the_masks_or_fails_the_call_with_its_tid)
 			CHILD_ASSERT(worker_do(&bystander, 'm') == 0);
 			CHILD_ASSERT(worker_do(&bystander, 'p') == ppid);
 			CHILD_ASSERT(own_call(__NR_getppid) == ppid);
-			CHILD_ASSERT(sibling_unchanged(&s, &variant->c));
+			CHILD_ASSERT(sibling_unchanged(&s, c, other));
+			/* Every mask of a sibling in mode 3 allows getppid. */
+			if (!strcmp(c->mode, "3"))
+				CHILD_ASSERT(worker_do(&s, 'p') == ppid);
+			if (c->both) {
+				/* Denied by the new masks, yet it runs. */
+				CHILD_ASSERT(other_getppid() == ppid);
+				CHILD_ASSERT(worker_do(&bystander, 'o') ==
+					     ppid);
+				if (c->other_denied != DENIES_ALL)
+					CHILD_ASSERT(worker_do(&s, 'o') ==
+						     ppid);
+			}
 		}
 		worker_stop(&s);
 		worker_stop(&bystander);
 		_exit(0);
 	}
 	ASSERT_CHILD_OK(pid);
+}
+
+/*
+ * The caller's resulting mask of an ABI that the TSYNC call does not list
+ * is its current one, and is checked as well: a sibling whose mask of
+ * that ABI is narrower cannot take it, although the new mask of the ABI
+ * listed is a subset of the sibling's.
+ */
+static int sibling_narrows_other_abi(void)
+{
+	const __u32 arch = OTHER_ARCH;
+	struct mask oth;
+	const struct mask *m = &oth;
+
+	mask_all_but(&oth, OTHER_NR_getpid);
+	return (int)mask_seccomp_set(0, SECCOMP_RET_ERRNO | TSYNC_ERRNO, 1,
+				     &arch, &m);
+}
+
+TEST(the_abi_not_listed_is_checked_too)
+{
+	pid_t pid, ppid = getpid();
+
+	if (!require_mask(_metadata) || !require_threads(_metadata) ||
+	    !require_other_abi(_metadata))
+		return;
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
+		struct worker s, bystander;
+		struct mask all;
+		const struct mask *m[2] = { &all, &all };
+		pid_t tid[2];
+		int i;
+
+		CHILD_ASSERT(set_nnp() == 0);
+		mask_all(&all, SECCOMP_MASK_MAX_BITS);
+		CHILD_ASSERT(mask_seccomp_set(0, SECCOMP_RET_ERRNO |
+					      TSYNC_ERRNO, 2, arch, m) == 0);
+		worker_start(&bystander, NULL);
+		worker_start(&s, sibling_narrows_other_abi);
+		CHILD_ASSERT(shows_other_mask(s.tid, OTHER_NR_getpid));
+		/* This ABI's new mask is a subset of the sibling's. */
+		CHILD_ASSERT(install(SECCOMP_MASK_FLAG_TSYNC) == s.tid);
+		/* Nothing changed: the caller and the bystander allow all. */
+		tid[0] = 0;
+		tid[1] = bystander.tid;
+		for (i = 0; i < 2; i++) {
+			CHILD_ASSERT(status_is(tid[i], "Seccomp", "3"));
+			CHILD_ASSERT(status_shows_mask(tid[i], &all));
+			CHILD_ASSERT(shows_other_mask(tid[i], DENIES_NOTHING));
+			CHILD_ASSERT(status_shows_action(tid[i],
+							 SECCOMP_RET_ERRNO |
+							 TSYNC_ERRNO));
+		}
+		CHILD_ASSERT(status_shows_mask(s.tid, &all));
+		CHILD_ASSERT(shows_other_mask(s.tid, OTHER_NR_getpid));
+		CHILD_ASSERT(own_call(__NR_getppid) == ppid);
+		CHILD_ASSERT(worker_do(&bystander, 'p') == ppid);
+		CHILD_ASSERT(worker_do(&s, 'p') == ppid);
+		CHILD_ASSERT(worker_do(&s, 'o') == ppid);
+		worker_stop(&s);
+		worker_stop(&bystander);
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+}
+
+/*
+ * The TID that TSYNC returns is the one the caller's pid namespace gives
+ * the thread (task_pid_vnr()), as gettid() in that thread says: not its
+ * TID in the initial pid namespace, nor in the test's.
+ */
+#define PIDNS_NO_PRIVILEGE	90
+#define PIDNS_UNAVAILABLE	91
+
+/* The sibling's TID in the pid namespace of the /proc mount (the test's). */
+static pid_t pidns_outer_tid;
+
+static int sibling_strict_outer_tid(void)
+{
+	char link[64], *p;
+	ssize_t n = readlink("/proc/thread-self", link, sizeof(link) - 1);
+
+	if (n <= 0)
+		return -1;
+	link[n] = '\0';
+	p = strstr(link, "/task/");
+	if (!p)
+		return -1;
+	pidns_outer_tid = atoi(p + strlen("/task/"));
+	return sibling_strict();
+}
+
+/* Pid 1 of a new pid namespace: its second thread cannot take the masks. */
+static void pidns_init(void)
+{
+	struct worker s, bystander;
+	pid_t ppid = getppid();
+	long ret;
+
+	CHILD_ASSERT(getpid() == 1);
+	CHILD_ASSERT(ppid == 0);	/* the parent is outside */
+	CHILD_ASSERT(set_nnp() == 0);
+	worker_start(&bystander, NULL);
+	worker_start(&s, sibling_strict_outer_tid);
+	/* Here the threads are 2 and 3; outside, they have other TIDs. */
+	CHILD_ASSERT(bystander.tid > 1 && s.tid > 1 && s.tid != bystander.tid);
+	CHILD_ASSERT(pidns_outer_tid > 0 && pidns_outer_tid != s.tid);
+	ret = install(SECCOMP_MASK_FLAG_TSYNC);
+	CHILD_ASSERT(ret == s.tid);
+	CHILD_ASSERT(ret != pidns_outer_tid);
+	CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0);
+	CHILD_ASSERT(has_no_mask(0));
+	CHILD_ASSERT(worker_do(&bystander, 'm') == 0);
+	CHILD_ASSERT(worker_do(&bystander, 'p') == ppid);
+	CHILD_ASSERT(own_call(__NR_getppid) == ppid);
+	worker_stop(&s);
+	worker_stop(&bystander);
+	_exit(0);
+}
+
+TEST(tid_is_the_one_of_the_callers_pid_namespace)
+{
+	int status;
+	pid_t pid;
+
+	if (!require_mask(_metadata) || !require_threads(_metadata))
+		return;
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		pid_t init;
+		int st;
+
+		/* As root; else as root of a new user namespace. */
+		if (unshare(CLONE_NEWPID) &&
+		    (errno != EPERM || unshare(CLONE_NEWUSER | CLONE_NEWPID)))
+			_exit(errno == EPERM || errno == EACCES ||
+			      errno == ENOSPC ? PIDNS_NO_PRIVILEGE :
+			      PIDNS_UNAVAILABLE);
+		init = child_fork();
+		CHILD_ASSERT(init >= 0);
+		if (init == 0)
+			pidns_init();
+		CHILD_ASSERT(waitpid_timeout(init, &st, 0,
+					     CHILD_TIMEOUT_MS / 2) == init);
+		/* Its failure, which the shared page names. */
+		if (WIFEXITED(st) && WEXITSTATUS(st) == CHILD_FAILED)
+			_exit(CHILD_FAILED);
+		CHILD_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		_exit(0);
+	}
+	status = child_wait(_metadata, pid);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == PIDNS_NO_PRIVILEGE)
+		SKIP(return, "no privilege for a new pid namespace");
+	if (WIFEXITED(status) && WEXITSTATUS(status) == PIDNS_UNAVAILABLE)
+		SKIP_UNLESS_REQUIRED(return,
+				     "CONFIG_PID_NS not enabled (unshare(CLONE_NEWPID) failed)");
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		child_describe(_metadata, status, __LINE__);
+		ASSERT_TRUE(0);
+	}
 }
 
 /* Flags other than SECCOMP_MASK_FLAG_TSYNC and _SPEC_ALLOW are EINVAL. */
