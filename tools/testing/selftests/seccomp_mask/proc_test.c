@@ -3,6 +3,8 @@
  * Seccomp mask mode: the /proc/<pid>/status lines
  */
 
+#include <grp.h>
+
 #include "common.h"
 
 #ifdef X86_BUILD
@@ -110,6 +112,215 @@ TEST(status_shows_own_mask_and_empty_other_mask_to_self)
 		_exit(0);
 	}
 	ASSERT_CHILD_OK(pid);
+}
+
+/*
+ * "The lines are readable by whoever may read the status file, like the
+ * Seccomp: line": a reader of another user, with no capability at all,
+ * sees the mask lines of a task that is neither root nor the reader.
+ */
+#define TARGET_ID	65533
+#define READER_ID	65534
+
+/* The lines a reader compares; the mask lines and the target's Uid. */
+#define VIEW_KEYS	5
+#define VIEW_UID	4
+static const char *const view_keys[VIEW_KEYS] = {
+	"Seccomp", "Seccomp_mask", "Seccomp_mask_compat",
+	"Seccomp_mask_action", "Uid",
+};
+
+/* What one task read in /proc/<pid>/status, and who it was. */
+struct status_view {
+	int read_errno;			/* 0: the status file was read */
+	uid_t uid[3];			/* real, effective, saved */
+	gid_t gid[3];
+	int ngroups;
+	bool no_caps;			/* none effective or permitted */
+	bool found[VIEW_KEYS];
+	char val[VIEW_KEYS][512];
+};
+
+/*
+ * Become uid and gid @id with no supplementary group: leaving uid 0
+ * (without SECBIT_KEEP_CAPS) clears every capability. A credential change
+ * clears the parent death signal: it is set again.
+ */
+static bool become_user(uid_t id)
+{
+	return !setgroups(0, NULL) && !setresgid(id, id, id) &&
+	       !setresuid(id, id, id) &&
+	       !prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+}
+
+static bool caps_empty(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+	int i;
+
+	if (syscall(__NR_capget, &hdr, data))
+		return false;
+	for (i = 0; i < 2; i++)
+		if (data[i].effective || data[i].permitted)
+			return false;
+	return true;
+}
+
+/* Read /proc/@pid/status (0: self) into @v, with the reader's credentials. */
+static void status_view_fill(pid_t pid, struct status_view *v)
+{
+	char buf[8192];
+	int i;
+
+	memset(v, 0, sizeof(*v));
+	getresuid(&v->uid[0], &v->uid[1], &v->uid[2]);
+	getresgid(&v->gid[0], &v->gid[1], &v->gid[2]);
+	v->ngroups = getgroups(0, NULL);
+	v->no_caps = caps_empty();
+	if (read_status(pid, buf, sizeof(buf))) {
+		v->read_errno = errno ? errno : EIO;
+		return;
+	}
+	for (i = 0; i < VIEW_KEYS; i++)
+		v->found[i] = status_field(buf, view_keys[i], v->val[i],
+					   sizeof(v->val[i]));
+}
+
+static bool read_full(int fd, void *buf, size_t len)
+{
+	size_t off = 0;
+	ssize_t n;
+
+	while (off < len) {
+		n = read(fd, (char *)buf + off, len - off);
+		if (n <= 0)
+			return false;
+		off += n;
+	}
+	return true;
+}
+
+TEST(status_mask_lines_readable_by_an_unprivileged_other_user)
+{
+	const __u32 action = SECCOMP_RET_ERRNO | MASK_ERRNO;
+	struct status_view self_view, reader_view;
+	char want[VIEW_KEYS][4096], uid_prefix[32];
+	struct mask own, other;
+	struct handshake hs;
+	pid_t target, reader;
+	int results[2], i;
+
+	if (!require_mask(_metadata))
+		return;
+	if (geteuid() != 0)
+		SKIP(return, "needs root: to run the target and the reader as two other users");
+	if (!require_other_abi(_metadata))
+		return;
+	/* Distinct masks: all of this ABI but getppid; 4 calls of the other. */
+	mask_all_but(&own, __NR_getppid);
+	mask_none(&other, 256);
+	mask_set(&other, 1);
+	mask_set(&other, 3);
+	mask_set(&other, 60);
+	mask_set(&other, 231);
+	snprintf(want[0], sizeof(want[0]), "3");
+	for (i = 1; i <= 2; i++)
+		mask_format(!strcmp(view_keys[i], mask_line(false)) ?
+			    &own : &other, want[i], sizeof(want[i]));
+	action_format(action, want[3], sizeof(want[3]));
+	snprintf(uid_prefix, sizeof(uid_prefix), "%d\t", TARGET_ID);
+
+	ASSERT_EQ(0, pipe(results));
+	ASSERT_EQ(0, handshake_init(&hs));
+	target = child_fork();
+	ASSERT_LE(0, target);
+	if (target == 0) {
+		const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
+		const struct mask *m[2] = { &own, &other };
+		struct status_view v;
+
+		handshake_child_begin(&hs);
+		close(results[0]);
+		CHILD_ASSERT(become_user(TARGET_ID));
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_seccomp_set(0, action, 2, arch, m) == 0);
+		/* In force, with its action. */
+		CHILD_ASSERT(syscall(__NR_getppid) == -1 && errno == MASK_ERRNO);
+		status_view_fill(0, &v);
+		CHILD_ASSERT(write(results[1], &v, sizeof(v)) == sizeof(v));
+		CHILD_ASSERT(handshake_child_ready(&hs));
+		_exit(0);
+	}
+	if (!handshake_wait_child(&hs)) {
+		ASSERT_CHILD_OK(target);
+		ASSERT_TRUE(false);
+	}
+	ASSERT_TRUE(read_full(results[0], &self_view, sizeof(self_view)));
+
+	reader = child_fork();
+	ASSERT_LE(0, reader);
+	if (reader == 0) {
+		struct status_view v;
+
+		close(results[0]);
+		close(hs.ready[0]);
+		close(hs.done[1]);
+		CHILD_ASSERT(become_user(READER_ID));
+		status_view_fill(target, &v);
+		CHILD_ASSERT(write(results[1], &v, sizeof(v)) == sizeof(v));
+		_exit(0);
+	}
+	close(results[1]);
+	ASSERT_CHILD_OK(reader);
+	ASSERT_TRUE(read_full(results[0], &reader_view, sizeof(reader_view)));
+	close(results[0]);
+	handshake_release_child(&hs);
+	ASSERT_CHILD_OK(target);
+
+	/* Three users: root (the test), the target and the reader. */
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(TARGET_ID, self_view.uid[i]);
+		ASSERT_EQ(TARGET_ID, self_view.gid[i]);
+		ASSERT_EQ(READER_ID, reader_view.uid[i]);
+		ASSERT_EQ(READER_ID, reader_view.gid[i]);
+	}
+	ASSERT_EQ(0, reader_view.ngroups);
+	ASSERT_TRUE(reader_view.no_caps) {
+		TH_LOG("the reader still has capabilities");
+	}
+	ASSERT_EQ(0, self_view.read_errno);
+	ASSERT_EQ(0, reader_view.read_errno) {
+		TH_LOG("uid %d cannot read /proc/%d/status: %s (is /proc mounted with hidepid?)",
+		       READER_ID, target, strerror(reader_view.read_errno));
+	}
+	/* The reader sees the task of another user: uid TARGET_ID. */
+	ASSERT_TRUE(reader_view.found[VIEW_UID]);
+	ASSERT_EQ(0, strncmp(reader_view.val[VIEW_UID], uid_prefix,
+			     strlen(uid_prefix))) {
+		TH_LOG("Uid: %s", reader_view.val[VIEW_UID]);
+	}
+	for (i = 0; i < VIEW_UID; i++) {
+		/* The target's own read shows its state... */
+		ASSERT_TRUE(self_view.found[i]) {
+			TH_LOG("the target's own read has no %s: line",
+			       view_keys[i]);
+		}
+		ASSERT_STREQ(want[i], self_view.val[i]) {
+			TH_LOG("%s: of the target's own read", view_keys[i]);
+		}
+		/* ...and the other user sees exactly the same line. */
+		ASSERT_TRUE(reader_view.found[i]) {
+			TH_LOG("uid %d reading /proc/%d/status sees no %s: line",
+			       READER_ID, target, view_keys[i]);
+		}
+		ASSERT_STREQ(self_view.val[i], reader_view.val[i]) {
+			TH_LOG("%s: as uid %d reads it", view_keys[i],
+			       READER_ID);
+		}
+	}
 }
 #endif
 

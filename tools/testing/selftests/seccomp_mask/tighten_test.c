@@ -3,6 +3,8 @@
  * Seccomp mask mode: tightening an installed mask
  */
 
+#include <grp.h>
+
 #include "common.h"
 
 FIXTURE(tighten) {};
@@ -156,6 +158,272 @@ TEST_F(tighten, shorter_mask_works_and_cuts_the_tail)
 			     errno == expected);
 		CHILD_ASSERT(mask_install(variant->use_seccomp, &new) == 0);
 		CHILD_DENIED(syscall(NR_UNIMPLEMENTED));
+		_exit(0);
+	}
+	ASSERT_CHILD_DENIED(pid);
+}
+
+/*
+ * Privilege: "the caller needs no_new_privs, or CAP_SYS_ADMIN in its user
+ * namespace, else EACCES", on every install, a tightening included (as
+ * for filters, where every filter needs it). CAP_SYS_ADMIN goes by
+ * capset(), or with every capability by leaving root for UNPRIV_ID. The
+ * prctl variant tightens this program's ABI, the seccomp one both x86
+ * ABIs in one call.
+ */
+#define UNPRIV_ID	65534
+
+#ifdef X86_BUILD
+#if X86_BUILD == 64
+#define OTHER_NR_getppid	NR32_getppid
+#else
+#define OTHER_NR_getppid	NR64_getppid
+#endif
+#endif
+
+FIXTURE(tighten_privilege) {};
+
+FIXTURE_VARIANT(tighten_privilege) {
+	bool use_seccomp;
+	bool setuid;		/* else capset() */
+};
+
+FIXTURE_VARIANT_ADD(tighten_privilege, prctl_capset) {
+	.use_seccomp = false, .setuid = false,
+};
+
+FIXTURE_VARIANT_ADD(tighten_privilege, prctl_setuid) {
+	.use_seccomp = false, .setuid = true,
+};
+
+FIXTURE_VARIANT_ADD(tighten_privilege, seccomp_capset) {
+	.use_seccomp = true, .setuid = false,
+};
+
+FIXTURE_VARIANT_ADD(tighten_privilege, seccomp_setuid) {
+	.use_seccomp = true, .setuid = true,
+};
+
+FIXTURE_SETUP(tighten_privilege) {}
+FIXTURE_TEARDOWN(tighten_privilege) {}
+
+/* False, with the test skipped (or failed), when it cannot run here. */
+static bool priv_can_run(struct __test_metadata *const _metadata,
+			 bool use_seccomp)
+{
+	if (!require_mask(_metadata))
+		return false;
+	if (geteuid() != 0)
+		SKIP(return false, "needs CAP_SYS_ADMIN and setuid (run as root)");
+#ifdef X86_BUILD
+	if (use_seccomp && !require_other_abi(_metadata))
+		return false;
+#endif
+	return true;
+}
+
+/* The first masks (everything) and the tightening (all but getppid). */
+struct priv_masks {
+	struct mask self_old, self_new;
+	struct mask other_old, other_new;
+};
+
+static void priv_masks_init(struct priv_masks *pm)
+{
+	mask_all(&pm->self_old, SECCOMP_MASK_MAX_BITS);
+	mask_all_but(&pm->self_new, __NR_getppid);
+	mask_all(&pm->other_old, SECCOMP_MASK_MAX_BITS);
+#ifdef X86_BUILD
+	mask_all_but(&pm->other_new, OTHER_NR_getppid);
+#else
+	mask_all(&pm->other_new, SECCOMP_MASK_MAX_BITS);
+#endif
+}
+
+/* Install (@tight false) or tighten through the variant's entry point. */
+static int priv_install(bool use_seccomp, const struct priv_masks *pm,
+			bool tight)
+{
+	const struct mask *self = tight ? &pm->self_new : &pm->self_old;
+
+#ifdef X86_BUILD
+	if (use_seccomp) {
+		const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
+		const struct mask *m[2] = {
+			self, tight ? &pm->other_new : &pm->other_old,
+		};
+
+		return mask_seccomp(2, arch, m);
+	}
+#endif
+	return mask_install(use_seccomp, self);
+}
+
+/* Does /proc/self/status show the first masks, or the tightened ones? */
+static bool priv_shows(bool use_seccomp, const struct priv_masks *pm,
+		       bool tight)
+{
+	char want[4096];
+
+	if (!status_is(0, "Seccomp", "3") ||
+	    !status_shows_mask(0, tight ? &pm->self_new : &pm->self_old) ||
+	    !status_shows_action(0, 0))
+		return false;
+#ifdef X86_BUILD
+	if (use_seccomp) {
+		mask_format(tight ? &pm->other_new : &pm->other_old, want,
+			    sizeof(want));
+		return status_is(0, mask_line(true), want);
+	}
+#endif
+	(void)want;
+	return true;
+}
+
+/* Every Seccomp line of /proc/self/status, for a before and after. */
+static bool seccomp_lines(char *out, size_t len)
+{
+	static const char *const keys[] = {
+		"Seccomp", "Seccomp_filters", "Seccomp_mask",
+		"Seccomp_mask_compat", "Seccomp_mask_action",
+	};
+	char buf[8192], val[2048];
+	size_t i, pos = 0;
+	int n;
+
+	if (read_status(0, buf, sizeof(buf)))
+		return false;
+	out[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		if (!status_field(buf, keys[i], val, sizeof(val)))
+			continue;
+		n = snprintf(out + pos, len - pos, "%s:\t%s\n", keys[i], val);
+		if (n < 0 || (size_t)n >= len - pos)
+			return false;
+		pos += n;
+	}
+	return true;
+}
+
+/*
+ * Leave CAP_SYS_ADMIN: capset(), or uid and gid UNPRIV_ID with no
+ * supplementary group (leaving uid 0 clears every capability; it also
+ * clears the parent death signal, which is set again).
+ */
+static bool drop_privilege(bool setuid)
+{
+	if (!setuid)
+		return drop_cap_sys_admin() == 0;
+	return !setgroups(0, NULL) &&
+	       !setresgid(UNPRIV_ID, UNPRIV_ID, UNPRIV_ID) &&
+	       !setresuid(UNPRIV_ID, UNPRIV_ID, UNPRIV_ID) &&
+	       !prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+}
+
+/*
+ * Is CAP_SYS_ADMIN out of the effective set, and with @setuid, is the
+ * task UNPRIV_ID with no capability at all?
+ */
+static bool privilege_dropped(bool setuid)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(__NR_capget, &hdr, data))
+		return false;
+	if (data[CAP_TO_INDEX(CAP_SYS_ADMIN)].effective &
+	    CAP_TO_MASK(CAP_SYS_ADMIN))
+		return false;
+	if (!setuid)
+		return true;
+	return getuid() == UNPRIV_ID && geteuid() == UNPRIV_ID &&
+	       !data[0].effective && !data[1].effective &&
+	       !data[0].permitted && !data[1].permitted;
+}
+
+/*
+ * Installed with CAP_SYS_ADMIN and without no_new_privs, then without
+ * CAP_SYS_ADMIN: a tightening is EACCES and changes nothing. With
+ * no_new_privs set, the same tightening then works.
+ */
+TEST_F(tighten_privilege, without_nnp_or_cap_sys_admin_is_eacces)
+{
+	struct priv_masks pm;
+	pid_t pid;
+
+	if (!priv_can_run(_metadata, variant->use_seccomp))
+		return;
+	priv_masks_init(&pm);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		char before[8192], after[8192];
+		pid_t ppid = getppid();
+		int ret;
+
+		CHILD_ASSERT(prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 0);
+		CHILD_ASSERT(priv_install(variant->use_seccomp, &pm, false) == 0);
+		CHILD_ASSERT(drop_privilege(variant->setuid));
+		CHILD_ASSERT(privilege_dropped(variant->setuid));
+		CHILD_ASSERT(prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 0);
+		CHILD_ASSERT(seccomp_lines(before, sizeof(before)));
+
+		errno = 0;
+		ret = priv_install(variant->use_seccomp, &pm, true);
+		CHILD_ASSERT(ret == -1 && errno == EACCES);
+
+		/* Nothing changed: the lines, and what the masks allow. */
+		CHILD_ASSERT(seccomp_lines(after, sizeof(after)));
+		CHILD_ASSERT(!strcmp(before, after));
+		CHILD_ASSERT(priv_shows(variant->use_seccomp, &pm, false));
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
+		CHILD_ASSERT(syscall(__NR_getppid) == ppid);
+#ifdef X86_BUILD
+		if (variant->use_seccomp)
+			CHILD_ASSERT(abi_call(OTHER_ARCH, NR64_getppid,
+					      NR32_getppid, 0, 0, 0) == ppid);
+#endif
+
+		/* The same tightening, with no_new_privs: it was valid. */
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(priv_install(variant->use_seccomp, &pm, true) == 0);
+		CHILD_ASSERT(priv_shows(variant->use_seccomp, &pm, true));
+		CHILD_DENIED(syscall(__NR_getppid));
+		_exit(0);
+	}
+	ASSERT_CHILD_DENIED(pid);
+}
+
+/*
+ * Installed with no_new_privs: a tightening without CAP_SYS_ADMIN works
+ * and narrows, no_new_privs being enough.
+ */
+TEST_F(tighten_privilege, with_nnp_without_cap_sys_admin_works)
+{
+	struct priv_masks pm;
+	pid_t pid;
+
+	if (!priv_can_run(_metadata, variant->use_seccomp))
+		return;
+	priv_masks_init(&pm);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		pid_t ppid = getppid();
+
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(priv_install(variant->use_seccomp, &pm, false) == 0);
+		CHILD_ASSERT(drop_privilege(variant->setuid));
+		CHILD_ASSERT(privilege_dropped(variant->setuid));
+		CHILD_ASSERT(prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1);
+		CHILD_ASSERT(syscall(__NR_getppid) == ppid);
+
+		CHILD_ASSERT(priv_install(variant->use_seccomp, &pm, true) == 0);
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
+		CHILD_ASSERT(priv_shows(variant->use_seccomp, &pm, true));
+		CHILD_DENIED(syscall(__NR_getppid));
 		_exit(0);
 	}
 	ASSERT_CHILD_DENIED(pid);
