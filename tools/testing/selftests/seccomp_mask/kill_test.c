@@ -2,11 +2,15 @@
 /*
  * Seccomp mask mode: what a kill records, for a call through this
  * program's own ABI and through the other x86 ABI: the siginfo in the
- * NT_SIGINFO note of the core dump and the seccomp audit record.
+ * NT_SIGINFO note of the core dump and the seccomp audit record; and
+ * which actions of the mask /proc/sys/kernel/seccomp/actions_logged lets
+ * it log (logged.*).
  */
 
 #include <linux/elf.h>
 #include <linux/netlink.h>
+#include <poll.h>
+#include <stddef.h>
 #include <sys/socket.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -36,10 +40,10 @@ static struct expected_kill expected(bool other_abi)
 }
 
 /*
- * In a child: mask getppid in both ABIs, then call it through the ABI the
- * variant names. Does not return.
+ * In a child: mask getppid in both ABIs (this program's only, when the
+ * kernel has no other), with @action for the denied calls.
  */
-static void masked_getppid(bool other_abi)
+static void deny_getppid(__u32 action)
 {
 	struct mask m;
 	int ret;
@@ -51,11 +55,20 @@ static void masked_getppid(bool other_abi)
 		const __u32 arch[2] = { ARCH_X86_64, ARCH_I386 };
 		const struct mask *both[2] = { &m, &m };
 
-		ret = mask_seccomp(2, arch, both);
+		ret = mask_seccomp_set(0, action, 2, arch, both);
 	} else {
-		ret = mask_prctl(&m);
+		ret = mask_prctl_action(&m, action);
 	}
 	CHILD_ASSERT(ret == 0);
+}
+
+/*
+ * In a child: mask getppid in both ABIs, then call it through the ABI the
+ * variant names. Does not return.
+ */
+static void masked_getppid(bool other_abi)
+{
+	deny_getppid(0);
 #if X86_BUILD == 64
 	if (other_abi)
 		CHILD_DENIED(int80(NR32_getppid, 0, 0, 0));
@@ -438,6 +451,510 @@ TEST_F(audit, record_names_syscall_abi_and_compat)
 	/* Killed as by SECCOMP_RET_KILL_PROCESS. */
 	ASSERT_TRUE(audit_field(rec, "code", val, sizeof(val)));
 	EXPECT_STREQ("0x80000000", val);
+}
+
+/*
+ * actions_logged decides, for the mask as for filters, whether a call is
+ * logged: a kill when it names kill_process, the log action when it names
+ * log. TRAP and ERRNO are logged for a filter only when it was installed
+ * with SECCOMP_FILTER_FLAG_LOG, which the mask has no equivalent of: as
+ * for a filter without it, they are never logged, whatever actions_logged
+ * says.
+ *
+ * A "no record" answer is only meaningful against a later record that
+ * must come: after the child's call, a second child (the marker) makes a
+ * call that a BPF filter, not the mask, answers with an action
+ * actions_logged does log. The kernel queues a record in the very syscall
+ * that logs it, and the marker starts after the first child was reaped,
+ * so audit delivers any record of the first child before the marker's:
+ * none before the marker's is none at all. No fixed wait is involved.
+ */
+
+/* How long a record may take to come: past printk's rate-limit interval, 5 s. */
+#define AUDIT_WAIT_S		6
+
+/* The names actions_logged takes, in the kernel's order ("allow" cannot be logged). */
+static const char *const logged_names[] = {
+	"kill_process", "kill_thread", "trap", "errno", "user_notif", "trace",
+	"log",
+};
+
+enum audit_read {
+	AUDIT_READ_TIMEOUT,
+	AUDIT_READ_RECORD,
+	AUDIT_READ_LOST,
+};
+
+/*
+ * The next seccomp record (type 1326) from the audit netlink socket
+ * @netlink or, when that is -1, from /dev/kmsg (@kmsg), before @deadline.
+ * AUDIT_READ_LOST: records may have been dropped since the last one read,
+ * by printk's rate limit ("callbacks suppressed"), the audit backlog
+ * ("audit_lost="), an overwritten printk ring (EPIPE) or a full socket
+ * buffer (ENOBUFS).
+ */
+static enum audit_read next_seccomp_record(int kmsg, int netlink,
+					   double deadline, char *rec,
+					   size_t len)
+{
+	struct pollfd pfd = {
+		.fd = netlink >= 0 ? netlink : kmsg,
+		.events = POLLIN,
+	};
+	char buf[8192];
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+
+	for (;;) {
+		double left = deadline - now();
+		ssize_t n;
+		char *msg;
+
+		if (netlink >= 0)
+			n = recv(netlink, buf, sizeof(buf) - 1, MSG_DONTWAIT);
+		else
+			n = read(kmsg, buf, sizeof(buf) - 1);
+		if (n < 0 && (errno == EPIPE || errno == ENOBUFS))
+			return AUDIT_READ_LOST;
+		if (n <= 0) {
+			if (left <= 0)
+				return AUDIT_READ_TIMEOUT;
+			poll(&pfd, 1, (int)(left * 1000) + 1);
+			continue;
+		}
+		buf[n] = '\0';
+		if (netlink >= 0) {
+			if (n < (ssize_t)NLMSG_HDRLEN ||
+			    nlh->nlmsg_type != AUDIT_SECCOMP)
+				continue;
+			/* The datagram's length: see receive_audit_record(). */
+			snprintf(rec, len, "%.*s", (int)(n - NLMSG_HDRLEN),
+				 (char *)NLMSG_DATA(nlh));
+			return AUDIT_READ_RECORD;
+		}
+		msg = strchr(buf, ';');
+		if (!msg)
+			continue;
+		msg++;
+		msg[strcspn(msg, "\n")] = '\0';
+		if (strstr(msg, "callbacks suppressed") ||
+		    strstr(msg, "audit_lost="))
+			return AUDIT_READ_LOST;
+		if (strstr(msg, "type=1326")) {
+			snprintf(rec, len, "%s", msg);
+			return AUDIT_READ_RECORD;
+		}
+	}
+}
+
+enum audit_outcome {
+	AUDIT_NO_RECORD,
+	AUDIT_HAS_RECORD,
+	AUDIT_UNKNOWN,
+};
+
+/*
+ * Did @pid leave a seccomp record before the one of the marker @marker?
+ * AUDIT_HAS_RECORD with the record in @rec; AUDIT_NO_RECORD when the
+ * marker's came first and nothing was dropped; AUDIT_UNKNOWN when the
+ * marker's did not come within AUDIT_WAIT_S, or records were dropped
+ * before it.
+ */
+static enum audit_outcome audit_outcome(int kmsg, int netlink, pid_t pid,
+					pid_t marker, char *rec, size_t len)
+{
+	double deadline = now() + AUDIT_WAIT_S;
+	char key[32], marker_key[32];
+	bool lost = false;
+
+	snprintf(key, sizeof(key), " pid=%d ", pid);
+	snprintf(marker_key, sizeof(marker_key), " pid=%d ", marker);
+	for (;;) {
+		switch (next_seccomp_record(kmsg, netlink, deadline, rec,
+					    len)) {
+		case AUDIT_READ_TIMEOUT:
+			return AUDIT_UNKNOWN;
+		case AUDIT_READ_LOST:
+			lost = true;
+			break;
+		case AUDIT_READ_RECORD:
+			if (strstr(rec, key))
+				return AUDIT_HAS_RECORD;
+			if (strstr(rec, marker_key))
+				return lost ? AUDIT_UNKNOWN : AUDIT_NO_RECORD;
+			break;
+		}
+	}
+}
+
+/* No core file of the children that are killed on purpose. */
+static void no_core(void)
+{
+	struct rlimit rl = { 0, 0 };
+
+	CHILD_ASSERT(setrlimit(RLIMIT_CORE, &rl) == 0);
+}
+
+/*
+ * In a child: deny getppid with @action (deny_getppid()), call it through
+ * the ABI the variant names and check that the call took @action. Exits 0
+ * when @action lets the process live.
+ */
+static void getppid_takes(bool other_abi, __u32 action)
+{
+	struct expected_kill e = expected(other_abi);
+	pid_t ppid = getppid();
+	long ret;
+
+	no_core();
+	CHILD_ASSERT(catch_sigsys() == 0);
+	deny_getppid(action);
+	CHILD_DENIED(abi_call(e.arch, NR64_getppid, NR32_getppid, 0, 0, 0));
+	ret = child_report->denied_ret;
+	switch (action & SECCOMP_RET_ACTION_FULL) {
+	case SECCOMP_RET_LOG:
+		/* Runs. */
+		CHILD_ASSERT(ret == ppid);
+		CHILD_ASSERT(sigsys_seen.count == 0);
+		break;
+	case SECCOMP_RET_ERRNO:
+		CHILD_ASSERT(ret == -(long)(action & SECCOMP_RET_DATA));
+		CHILD_ASSERT(sigsys_seen.count == 0);
+		break;
+	case SECCOMP_RET_TRAP:
+		CHILD_ASSERT(sigsys_seen.count == 1);
+		CHILD_ASSERT(sigsys_seen.nr == e.nr);
+		CHILD_ASSERT(sigsys_seen.arch == e.arch);
+		break;
+	default:
+		CHILD_ASSERT(!"the denied call did not kill the process");
+	}
+	_exit(0);
+}
+
+/*
+ * In a child: the marker, a getppid through this program's ABI that a BPF
+ * filter answers with @ret (SECCOMP_RET_LOG or SECCOMP_RET_KILL_PROCESS).
+ * No mask: the code under test cannot drop or delay the marker's record.
+ */
+static void marker_getppid(__u32 ret)
+{
+	struct sock_filter insn[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SELF_ARCH, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_getppid, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, ret),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {
+		.len = ARRAY_SIZE(insn),
+		.filter = insn,
+	};
+	pid_t ppid = getppid();
+
+	no_core();
+	CHILD_ASSERT(set_nnp() == 0);
+	CHILD_ASSERT(prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) == 0);
+	CHILD_DENIED(syscall(__NR_getppid));
+	CHILD_ASSERT(ret == SECCOMP_RET_LOG);
+	CHILD_ASSERT(child_report->denied_ret == ppid);
+	_exit(0);
+}
+
+/*
+ * Fork a child that runs @call (which does not return): it must end as
+ * @action makes it end, killed at its CHILD_DENIED() call or with 0.
+ * The child's pid.
+ */
+#define RUN_CHILD(action, call)						\
+	({								\
+		pid_t __pid = child_fork();				\
+									\
+		ASSERT_LE(0, __pid);					\
+		if (__pid == 0)						\
+			call;						\
+		if ((action) == SECCOMP_RET_KILL_PROCESS)		\
+			ASSERT_CHILD_DENIED(__pid);			\
+		else							\
+			ASSERT_CHILD_OK(__pid);				\
+		__pid;							\
+	})
+
+/* actions_logged saved by the setup, and restored by the teardown. */
+FIXTURE(logged) {
+	pid_t owner;		/* the process that has kmsg and netlink */
+	int kmsg;
+	int netlink;
+	bool saved;
+	bool ready;
+	char actions[256];
+};
+
+FIXTURE_VARIANT(logged) {
+	bool other_abi;
+};
+
+FIXTURE_VARIANT_ADD(logged, own_abi) {
+	.other_abi = false,
+};
+
+FIXTURE_VARIANT_ADD(logged, other_abi) {
+	.other_abi = true,
+};
+
+FIXTURE_SETUP(logged)
+{
+	self->owner = getpid();
+	self->kmsg = -1;
+	self->netlink = -1;
+	if (geteuid() != 0)
+		SKIP(return, "needs root to write %s", ACTIONS_LOGGED);
+	if (access("/proc/self/loginuid", F_OK))
+		SKIP_UNLESS_REQUIRED(return,
+				     "CONFIG_AUDIT not enabled (no /proc/self/loginuid)");
+	ASSERT_TRUE(read_file(ACTIONS_LOGGED, self->actions,
+			      sizeof(self->actions)));
+	self->saved = true;
+	self->netlink = audit_register();
+	if (self->netlink < 0) {
+		TH_LOG("cannot register as the audit daemon: reading /dev/kmsg");
+		self->kmsg = kmsg_open_at_end();
+		if (self->kmsg < 0)
+			SKIP_UNLESS_REQUIRED(return, "cannot read /dev/kmsg: %s",
+					     strerror(errno));
+	}
+	self->ready = true;
+}
+
+/*
+ * The teardown must run whatever became of the test. The 6.12 harness
+ * runs the test in a child, but its FIXTURE_TEARDOWN() after a failed
+ * ASSERT_*() only when the child's "pid_t child", set after setjmp() and
+ * not volatile, survives the longjmp(), which -O2 does not guarantee (it
+ * does not: the teardown is skipped). Its FIXTURE_TEARDOWN_PARENT() runs
+ * once in whichever process gets there: the parent, or that child when
+ * it takes itself for the parent. An older harness (6.1) has no
+ * FIXTURE_TEARDOWN_PARENT(), and runs FIXTURE_TEARDOWN() after the
+ * longjmp() in the process of the test. The file descriptors are those
+ * of the process that ran the setup: only it closes them.
+ */
+#ifdef FIXTURE_TEARDOWN_PARENT
+FIXTURE_TEARDOWN_PARENT(logged)
+#else
+FIXTURE_TEARDOWN(logged)
+#endif
+{
+	char line[sizeof(self->actions) + 1], now_logged[256];
+	bool restored;
+
+	if (self->saved) {
+		/* A newline ends the value, an empty one included. */
+		snprintf(line, sizeof(line), "%s\n", self->actions);
+		restored = write_file(ACTIONS_LOGGED, line) &&
+			   read_file(ACTIONS_LOGGED, now_logged,
+				     sizeof(now_logged)) &&
+			   !strcmp(now_logged, self->actions);
+		/*
+		 * Not an EXPECT_*() with a handler: after a failed ASSERT_*()
+		 * the harness's trigger is still set and would run it.
+		 */
+		if (!restored)
+			TH_LOG("could not restore %s to \"%s\"",
+			       ACTIONS_LOGGED, self->actions);
+		EXPECT_TRUE(restored);
+	}
+	if (getpid() != self->owner)
+		return;
+	if (self->kmsg >= 0)
+		close(self->kmsg);
+	if (self->netlink >= 0)
+		audit_unregister(self->netlink);
+}
+
+/* Set actions_logged to every action but @without (NULL: every one). */
+static void log_all_but(struct __test_metadata *const _metadata,
+			const char *without)
+{
+	char want[256], got[256];
+	size_t i, pos = 0;
+
+	want[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(logged_names); i++)
+		if (!without || strcmp(without, logged_names[i]))
+			pos += snprintf(want + pos, sizeof(want) - pos, "%s%s",
+					pos ? " " : "", logged_names[i]);
+	ASSERT_TRUE(write_file(ACTIONS_LOGGED, want)) {
+		TH_LOG("cannot write \"%s\" to %s: %s", want, ACTIONS_LOGGED,
+		       strerror(errno));
+	}
+	ASSERT_TRUE(read_file(ACTIONS_LOGGED, got, sizeof(got)));
+	ASSERT_STREQ(want, got);
+}
+
+/*
+ * With actions_logged set to every action but @without: a child calls
+ * getppid, which its mask denies with @action, through the ABI the
+ * variant names; then the marker child. Did the first child's call leave
+ * a record (in @rec)? The marker's action is one actions_logged names:
+ * log when kill_process is left out, else kill_process. Through
+ * /dev/kmsg, an unknown answer (printk's rate limit) is tried again, with
+ * new children: the rate limit's interval has passed by then.
+ */
+static bool call_logged(struct __test_metadata *const _metadata,
+			FIXTURE_DATA(logged) *self, bool other_abi,
+			__u32 action, const char *without, char *rec,
+			size_t len)
+{
+	__u32 marker_action = without && !strcmp(without, "kill_process") ?
+		SECCOMP_RET_LOG : SECCOMP_RET_KILL_PROCESS;
+	int attempt, attempts = self->kmsg >= 0 ? 3 : 1;
+	enum audit_outcome outcome = AUDIT_UNKNOWN;
+	pid_t pid, marker;
+
+	log_all_but(_metadata, without);
+	for (attempt = 0; attempt < attempts; attempt++) {
+		if (self->kmsg >= 0)
+			ASSERT_LE(0, lseek(self->kmsg, 0, SEEK_END));
+		pid = RUN_CHILD(action, getppid_takes(other_abi, action));
+		marker = RUN_CHILD(marker_action, marker_getppid(marker_action));
+		outcome = audit_outcome(self->kmsg, self->netlink, pid, marker,
+					rec, len);
+		if (outcome != AUDIT_UNKNOWN)
+			break;
+		TH_LOG("attempt %d: no record of the marker (pid %d) within %d s, or records dropped before it",
+		       attempt + 1, marker, AUDIT_WAIT_S);
+	}
+	ASSERT_NE(AUDIT_UNKNOWN, outcome) {
+		TH_LOG("the marker's record never came: nothing can be concluded");
+	}
+	return outcome == AUDIT_HAS_RECORD;
+}
+
+/* Is the mask mode there, and the ABI the variant names? */
+static bool logged_ready(struct __test_metadata *const _metadata,
+			 FIXTURE_DATA(logged) *self, bool other_abi)
+{
+	/* An older harness runs the test after a SKIP() in the setup. */
+	if (!self->ready || !require_mask(_metadata))
+		return false;
+	return !other_abi || require_other_abi(_metadata);
+}
+
+/* The record of expected(@other_abi)'s call, with @sig and action @code. */
+static void check_record(struct __test_metadata *const _metadata,
+			 const char *rec, bool other_abi, int sig, __u32 code)
+{
+	struct expected_kill e = expected(other_abi);
+	char val[64], want[64];
+
+	ASSERT_TRUE(audit_field(rec, "syscall", val, sizeof(val))) {
+		TH_LOG("%s", rec);
+	}
+	snprintf(want, sizeof(want), "%d", e.nr);
+	EXPECT_STREQ(want, val);
+	ASSERT_TRUE(audit_field(rec, "arch", val, sizeof(val)));
+	snprintf(want, sizeof(want), "%x", e.arch);
+	EXPECT_STREQ(want, val);
+	ASSERT_TRUE(audit_field(rec, "compat", val, sizeof(val)));
+	snprintf(want, sizeof(want), "%d", e.compat);
+	EXPECT_STREQ(want, val);
+	ASSERT_TRUE(audit_field(rec, "sig", val, sizeof(val)));
+	snprintf(want, sizeof(want), "%d", sig);
+	EXPECT_STREQ(want, val);
+	ASSERT_TRUE(audit_field(rec, "code", val, sizeof(val)));
+	snprintf(want, sizeof(want), "0x%x", code);
+	EXPECT_STREQ(want, val);
+}
+
+/*
+ * Three rounds of children at most (kmsg), each bounded: well within the
+ * timeout, so that the teardown always runs.
+ */
+#define LOGGED_TIMEOUT		90
+
+TEST_F_TIMEOUT(logged, kill_logged_with_kill_process, LOGGED_TIMEOUT)
+{
+	char rec[1024];
+
+	if (!logged_ready(_metadata, self, variant->other_abi))
+		return;
+	ASSERT_TRUE(call_logged(_metadata, self, variant->other_abi,
+				SECCOMP_RET_KILL_PROCESS, NULL, rec,
+				sizeof(rec))) {
+		TH_LOG("no record of the kill before the marker's (%s)", rec);
+	}
+	check_record(_metadata, rec, variant->other_abi, SIGSYS,
+		     SECCOMP_RET_KILL_PROCESS);
+}
+
+TEST_F_TIMEOUT(logged, kill_not_logged_without_kill_process, LOGGED_TIMEOUT)
+{
+	char rec[1024];
+
+	if (!logged_ready(_metadata, self, variant->other_abi))
+		return;
+	ASSERT_FALSE(call_logged(_metadata, self, variant->other_abi,
+				 SECCOMP_RET_KILL_PROCESS, "kill_process", rec,
+				 sizeof(rec))) {
+		TH_LOG("logged although actions_logged lacks kill_process: %s",
+		       rec);
+	}
+}
+
+TEST_F_TIMEOUT(logged, log_logged_with_log, LOGGED_TIMEOUT)
+{
+	char rec[1024];
+
+	if (!logged_ready(_metadata, self, variant->other_abi))
+		return;
+	ASSERT_TRUE(call_logged(_metadata, self, variant->other_abi,
+				SECCOMP_RET_LOG, NULL, rec, sizeof(rec))) {
+		TH_LOG("no record of the logged call before the marker's (%s)",
+		       rec);
+	}
+	check_record(_metadata, rec, variant->other_abi, 0, SECCOMP_RET_LOG);
+}
+
+TEST_F_TIMEOUT(logged, log_not_logged_without_log, LOGGED_TIMEOUT)
+{
+	char rec[1024];
+
+	if (!logged_ready(_metadata, self, variant->other_abi))
+		return;
+	ASSERT_FALSE(call_logged(_metadata, self, variant->other_abi,
+				 SECCOMP_RET_LOG, "log", rec, sizeof(rec))) {
+		TH_LOG("logged although actions_logged lacks log: %s", rec);
+	}
+}
+
+/* As for a filter without SECCOMP_FILTER_FLAG_LOG: trap in actions_logged or not. */
+TEST_F_TIMEOUT(logged, trap_not_logged_even_with_trap, LOGGED_TIMEOUT)
+{
+	char rec[1024];
+
+	if (!logged_ready(_metadata, self, variant->other_abi))
+		return;
+	ASSERT_FALSE(call_logged(_metadata, self, variant->other_abi,
+				 SECCOMP_RET_TRAP, NULL, rec, sizeof(rec))) {
+		TH_LOG("a TRAP was logged, which a filter's is only with SECCOMP_FILTER_FLAG_LOG: %s",
+		       rec);
+	}
+}
+
+TEST_F_TIMEOUT(logged, errno_not_logged_even_with_errno, LOGGED_TIMEOUT)
+{
+	char rec[1024];
+
+	if (!logged_ready(_metadata, self, variant->other_abi))
+		return;
+	ASSERT_FALSE(call_logged(_metadata, self, variant->other_abi,
+				 SECCOMP_RET_ERRNO | MASK_ERRNO, NULL, rec,
+				 sizeof(rec))) {
+		TH_LOG("an ERRNO was logged, which a filter's is only with SECCOMP_FILTER_FLAG_LOG: %s",
+		       rec);
+	}
 }
 
 #endif
