@@ -17,7 +17,10 @@
  * that register holds when the handler returns: the number when the
  * handler leaves it, 0x1234 when the handler writes that. The masks are
  * installed through seccomp(2) with the version 3 set: on a version 2
- * kernel these cases fail.
+ * kernel these cases fail. Every other TRAP here (the denied write of
+ * each action test and tightening, the one in a thread) catches SIGSYS
+ * with the same handler, and checks the context's register and what the
+ * call returned too.
  */
 
 #include "common.h"
@@ -99,6 +102,45 @@ static int deny_write(bool via_seccomp, bool both, unsigned long action)
 	return mask_seccomp_set(0, action, both ? 2 : 1, arch, m);
 }
 
+/*
+ * The SIGSYS handler of every test here: sigsys_record() (common.h), and
+ * the return register of the handler's context, which a TRAP rolls back
+ * to the syscall number; the handler writes trap_reg_write into it unless
+ * that is 0.
+ */
+static long long trap_reg_seen;	/* the context's return register */
+static long trap_reg_write;	/* written into it; 0: left alone */
+
+static void trap_regs_handler(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+
+	sigsys_record(sig, si, ctx);
+#if X86_BUILD == 64
+	trap_reg_seen = uc->uc_mcontext.gregs[REG_RAX];
+	if (trap_reg_write)
+		uc->uc_mcontext.gregs[REG_RAX] = trap_reg_write;
+#else
+	trap_reg_seen = uc->uc_mcontext.gregs[REG_EAX];
+	if (trap_reg_write)
+		uc->uc_mcontext.gregs[REG_EAX] = trap_reg_write;
+#endif
+}
+
+/* catch_sigsys() with trap_regs_handler(), which writes @write. */
+static int catch_sigsys_regs(long write)
+{
+	struct sigaction sa = {
+		.sa_sigaction = trap_regs_handler,
+		.sa_flags = SA_SIGINFO,
+	};
+
+	memset(&sigsys_seen, 0, sizeof(sigsys_seen));
+	trap_reg_seen = -1;
+	trap_reg_write = write;
+	return sigaction(SIGSYS, &sa, NULL);
+}
+
 static bool is_kill(__u32 action)
 {
 	return action == 0 || action == SECCOMP_RET_KILL_PROCESS;
@@ -113,14 +155,19 @@ static void denied_write_takes(struct target *t, __u32 arch, __u32 action)
 {
 	long ret;
 
-	CHILD_ASSERT(catch_sigsys() == 0);
+	CHILD_ASSERT(catch_sigsys_regs(0) == 0);
 	CHILD_DENIED(denied_write(t, arch));
 	ret = child_report->denied_ret;
 	switch (action & SECCOMP_RET_ACTION_FULL) {
 	case SECCOMP_RET_TRAP:
 		/* Skipped; SIGSYS to this thread, which goes on. */
 		CHILD_ASSERT(sigsys_seen.count == 1);
-		/* Version 3: rolled back, the call returns its number. */
+		/*
+		 * Version 3: rolled back, the handler's context holds the
+		 * number where the value goes, and the call, whose handler
+		 * left it, returns it.
+		 */
+		CHILD_ASSERT(trap_reg_seen == write_nr(arch));
 		CHILD_ASSERT(ret == write_nr(arch));
 		CHILD_ASSERT(sigsys_seen.code == SYS_SECCOMP);
 		CHILD_ASSERT(sigsys_seen.nr == write_nr(arch));
@@ -288,7 +335,7 @@ static void run_threaded(struct threaded *th, __u32 action)
 	char c;
 
 	CHILD_ASSERT(pipe(th->block) == 0);
-	CHILD_ASSERT(catch_sigsys() == 0);
+	CHILD_ASSERT(catch_sigsys_regs(0) == 0);
 	CHILD_ASSERT(set_nnp() == 0);
 	CHILD_ASSERT(deny_write(false, false, action) == 0);
 	CHILD_ASSERT(pthread_create(&thread, NULL, denied_write_thread,
@@ -337,8 +384,13 @@ TEST(trap_in_a_thread_signals_that_thread)
 		CHILD_ASSERT(sigsys_seen.count == 1);
 		CHILD_ASSERT(sigsys_seen.tid == th.tid);
 		CHILD_ASSERT(th.tid != syscall(__NR_gettid));
+		CHILD_ASSERT(sigsys_seen.code == SYS_SECCOMP);
 		CHILD_ASSERT(sigsys_seen.nr == write_nr(SELF_ARCH));
 		CHILD_ASSERT(sigsys_seen.arch == SELF_ARCH);
+		CHILD_ASSERT(sigsys_seen.err == 0);
+		/* Rolled back in that thread: its call returned the number. */
+		CHILD_ASSERT(trap_reg_seen == write_nr(SELF_ARCH));
+		CHILD_ASSERT(child_report->denied_ret == write_nr(SELF_ARCH));
 		CHILD_ASSERT(!target_written(&t));
 		_exit(0);
 	}
@@ -611,38 +663,6 @@ TEST(tighten_with_a_wider_mask_keeps_the_action)
  * ABI (abi_call(): the value of the return register as the kernel left
  * it, no libc errno translation).
  */
-struct trap_regs_seen {
-	int count;
-	int code;
-	int err;
-	int nr;
-	unsigned int arch;
-	long long reg;		/* the context's return register */
-};
-
-static struct trap_regs_seen trap_regs_seen;
-static long trap_regs_write;	/* written into the register; 0: left alone */
-
-static void trap_regs_handler(int sig, siginfo_t *si, void *ctx)
-{
-	ucontext_t *uc = ctx;
-
-	trap_regs_seen.count++;
-	trap_regs_seen.code = si->si_code;
-	trap_regs_seen.err = si->si_errno;
-	trap_regs_seen.nr = si->si_syscall;
-	trap_regs_seen.arch = si->si_arch;
-#if X86_BUILD == 64
-	trap_regs_seen.reg = uc->uc_mcontext.gregs[REG_RAX];
-	if (trap_regs_write)
-		uc->uc_mcontext.gregs[REG_RAX] = trap_regs_write;
-#else
-	trap_regs_seen.reg = uc->uc_mcontext.gregs[REG_EAX];
-	if (trap_regs_write)
-		uc->uc_mcontext.gregs[REG_EAX] = trap_regs_write;
-#endif
-}
-
 static int getppid_nr(__u32 arch)
 {
 	return arch == ARCH_X86_64 ? NR64_getppid : NR32_getppid;
@@ -692,30 +712,25 @@ TEST_F(trap_regs, rolled_back_into_the_handler_context)
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		const __u32 arches[2] = { SELF_ARCH, OTHER_ARCH };
-		struct sigaction sa = {
-			.sa_sigaction = trap_regs_handler,
-			.sa_flags = SA_SIGINFO,
-		};
 		struct mask own, other;
 		const struct mask *m[2] = { &own, &other };
 		long ret;
 
 		mask_all_but(&own, getppid_nr(SELF_ARCH));
 		mask_all_but(&other, getppid_nr(OTHER_ARCH));
-		trap_regs_write = variant->write;
-		CHILD_ASSERT(sigaction(SIGSYS, &sa, NULL) == 0);
+		CHILD_ASSERT(catch_sigsys_regs(variant->write) == 0);
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(mask_seccomp_set(0, SECCOMP_RET_TRAP,
 					      other_abi_available() ? 2 : 1,
 					      arches, m) == 0);
 		ret = abi_call(arch, NR64_getppid, NR32_getppid, 0, 0, 0);
-		CHILD_ASSERT(trap_regs_seen.count == 1);
-		CHILD_ASSERT(trap_regs_seen.code == SYS_SECCOMP);
-		CHILD_ASSERT(trap_regs_seen.nr == nr);
-		CHILD_ASSERT(trap_regs_seen.arch == arch);
-		CHILD_ASSERT(trap_regs_seen.err == 0);
+		CHILD_ASSERT(sigsys_seen.count == 1);
+		CHILD_ASSERT(sigsys_seen.code == SYS_SECCOMP);
+		CHILD_ASSERT(sigsys_seen.nr == nr);
+		CHILD_ASSERT(sigsys_seen.arch == arch);
+		CHILD_ASSERT(sigsys_seen.err == 0);
 		/* The handler's context holds the number where the value goes. */
-		CHILD_ASSERT(trap_regs_seen.reg == nr);
+		CHILD_ASSERT(trap_reg_seen == nr);
 		/* The call returns what the register holds after the handler. */
 		CHILD_ASSERT(ret == (variant->write ? variant->write : nr));
 		_exit(0);

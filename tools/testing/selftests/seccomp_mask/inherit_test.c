@@ -221,6 +221,7 @@ static bool helper_path(char *buf, size_t len, bool other)
 
 FIXTURE(execve) {
 	char helper[PATH_MAX];
+	int nr_getpid;		/* in the helper's ABI */
 	int nr_getppid;		/* in the helper's ABI */
 	int marker[2];		/* the helper's 'b'efore and 'a'fter */
 };
@@ -243,11 +244,14 @@ FIXTURE_SETUP(execve)
 {
 	self->marker[0] = -1;
 	self->marker[1] = -1;
+	self->nr_getpid = __NR_getpid;
 	self->nr_getppid = __NR_getppid;
 #ifdef X86_BUILD
 	if (variant->other_abi) {
 		if (!other_abi_available())
 			SKIP(return, "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
+		self->nr_getpid = X86_BUILD == 64 ? NR32_getpid :
+			NR64_getpid;
 		self->nr_getppid = X86_BUILD == 64 ? NR32_getppid :
 			NR64_getppid;
 	}
@@ -267,31 +271,81 @@ FIXTURE_TEARDOWN(execve)
 		close(self->marker[1]);
 }
 
-/* In the child: deny getppid in both x86 ABIs (or this one), then exec. */
-static void __noreturn exec_helper(const char *helper, char *const argv[])
+/* The helper's "-s KEY=VALUE": the status line of @m must read its bits. */
+static void status_arg(char *buf, size_t len, const char *key,
+		       const struct mask *m)
 {
+	char bits[4096];
+
+	mask_format(m, bits, sizeof(bits));
+	snprintf(buf, len, "%s=%s", key, bits);
+}
+
+/*
+ * In the child: deny getppid in both x86 ABIs (or this one) with @action,
+ * then exec the helper with "3", the -s checks of every mask line of
+ * /proc/self/status that this install sets (so that the helper checks
+ * the masks and the action that execve kept), and @extra (NULL-ended).
+ */
+static void __noreturn exec_helper(const char *helper, __u32 action,
+				   const char *const extra[])
+{
+	static char lines[3][4200];
+	char act[64];
+	const char *argv[32];
+	int argc = 0, i;
+
+	argv[argc++] = helper;
+	argv[argc++] = "3";
+	action_format(action, act, sizeof(act));
+	snprintf(lines[0], sizeof(lines[0]), "Seccomp_mask_action=%s", act);
+	argv[argc++] = "-s";
+	argv[argc++] = lines[0];
 	mask_all_but(&deny_getppid, __NR_getppid);
 	CHILD_ASSERT(set_nnp() == 0);
 #ifdef X86_BUILD
 	if (other_abi_available()) {
+		/* Both ABIs work: a 64-bit kernel, x86-64 its native one. */
 		static struct mask m64, m32;
 		const __u32 arch[2] = { ARCH_X86_64, ARCH_I386 };
 		const struct mask *both[2] = { &m64, &m32 };
 
 		mask_all_but(&m64, NR64_getppid);
 		mask_all_but(&m32, NR32_getppid);
-		CHILD_ASSERT(mask_seccomp(2, arch, both) == 0);
+		status_arg(lines[1], sizeof(lines[1]), "Seccomp_mask", &m64);
+		status_arg(lines[2], sizeof(lines[2]), "Seccomp_mask_compat",
+			   &m32);
+		argv[argc++] = "-s";
+		argv[argc++] = lines[1];
+		argv[argc++] = "-s";
+		argv[argc++] = lines[2];
+		CHILD_ASSERT(mask_seccomp_set(0, action, 2, arch, both) == 0);
 	} else {
-		CHILD_ASSERT(mask_prctl(&deny_getppid) == 0);
+		status_arg(lines[1], sizeof(lines[1]), mask_line(false),
+			   &deny_getppid);
+		argv[argc++] = "-s";
+		argv[argc++] = lines[1];
+		CHILD_ASSERT(mask_prctl_action(&deny_getppid, action) == 0);
 	}
 #else
-	CHILD_ASSERT(mask_prctl(&deny_getppid) == 0);
+	status_arg(lines[1], sizeof(lines[1]), mask_line(false), &deny_getppid);
+	argv[argc++] = "-s";
+	argv[argc++] = lines[1];
+	CHILD_ASSERT(mask_prctl_action(&deny_getppid, action) == 0);
 #endif
-	execve(helper, argv, environ);
+	for (i = 0; extra[i] && argc < (int)ARRAY_SIZE(argv) - 1; i++)
+		argv[argc++] = extra[i];
+	CHILD_ASSERT(!extra[i]);
+	argv[argc] = NULL;
+	execve(helper, (char *const *)argv, environ);
 	CHILD_ASSERT(!"execve failed");
 	_exit(1);
 }
 
+/*
+ * The mask and its action survive execve: the mode, every mask line, and
+ * an allowed call (getpid, which returns the pid forked) in the helper.
+ */
 TEST_F(execve, keeps_the_mask)
 {
 	pid_t pid;
@@ -301,13 +355,17 @@ TEST_F(execve, keeps_the_mask)
 	pid = child_fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		char *const argv[] = { self->helper, "3", NULL };
+		char getpid_is[32];
+		const char *const extra[] = { "-c", getpid_is, NULL };
 
-		exec_helper(self->helper, argv);
+		snprintf(getpid_is, sizeof(getpid_is), "%d=%d",
+			 self->nr_getpid, getpid());
+		exec_helper(self->helper, 0, extra);
 	}
 	ASSERT_CHILD_OK(pid);
 }
 
+/* The kill action survives execve: the denied getppid kills the helper. */
 TEST_F(execve, denied_call_after_execve_is_killed)
 {
 	char nr[16], fd[16], got[8];
@@ -322,10 +380,15 @@ TEST_F(execve, denied_call_after_execve_is_killed)
 	pid = child_fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		char *const argv[] = { self->helper, "3", nr, fd, NULL };
+		char getpid_is[32];
+		const char *const extra[] = {
+			"-c", getpid_is, "-f", fd, "-k", nr, NULL
+		};
 
 		close(self->marker[0]);
-		exec_helper(self->helper, argv);
+		snprintf(getpid_is, sizeof(getpid_is), "%d=%d",
+			 self->nr_getpid, getpid());
+		exec_helper(self->helper, 0, extra);
 	}
 	close(self->marker[1]);
 	self->marker[1] = -1;
@@ -337,6 +400,35 @@ TEST_F(execve, denied_call_after_execve_is_killed)
 	}
 	/* Killed at the denied call: after 'b', before 'a'. */
 	ASSERT_STREQ("b", got);
+}
+
+/*
+ * An action other than the kill survives execve too: in the helper, the
+ * denied getppid returns exactly -MASK_ERRNO, getpid runs, and the
+ * Seccomp_mask_action line reads "errno 5".
+ */
+TEST_F(execve, keeps_the_errno_action)
+{
+	pid_t pid;
+
+	if (!require_mask(_metadata))
+		return;
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		char getpid_is[32], getppid_is[32];
+		const char *const extra[] = {
+			"-c", getpid_is, "-c", getppid_is, NULL
+		};
+
+		snprintf(getpid_is, sizeof(getpid_is), "%d=%d",
+			 self->nr_getpid, getpid());
+		snprintf(getppid_is, sizeof(getppid_is), "%d=%d",
+			 self->nr_getppid, -MASK_ERRNO);
+		exec_helper(self->helper, SECCOMP_RET_ERRNO | MASK_ERRNO,
+			    extra);
+	}
+	ASSERT_CHILD_OK(pid);
 }
 
 TEST_HARNESS_MAIN

@@ -11,7 +11,9 @@
  * masked sibling thread, which keeps its mask.
  *
  * The filters answer with errnos the masks never use, so the errno a call
- * returns tells which of the two decided.
+ * returns tells which of the two decided; where a SIGSYS is expected, the
+ * other of the two answers with something else (an errno, or a TRAP whose
+ * si_errno differs), so that the test tells which one sent it.
  */
 
 #include <pthread.h>
@@ -24,6 +26,11 @@
 /* The masks return MASK_ERRNO (common.h). */
 #define FILTER_ERRNO	77	/* what the filters return for getppid */
 #define FILTER_ERRNO2	78	/* and for getuid, which the masks allow */
+/*
+ * The data of the filters' SECCOMP_RET_TRAP, which the SIGSYS carries in
+ * si_errno: a mask's TRAP carries 0.
+ */
+#define FILTER_TRAP_DATA	79
 
 /*
  * A filter for this program's ABI: @ret for getppid, ERRNO 78 for getuid,
@@ -184,13 +191,23 @@ TEST_F(filter_over_mask, gives_mode_2_and_keeps_the_mask)
 	pid = child_fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
+		long expect = 0;
+
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(install_mask(false,
 					  SECCOMP_RET_ERRNO | MASK_ERRNO) == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
-		/* NEW_LISTENER returns the listener's fd. */
+		/*
+		 * NEW_LISTENER returns the listener's fd, the lowest free
+		 * one; every other way returns 0 (TSYNC: no thread failed).
+		 */
+		if (variant->flags > 0 &&
+		    (variant->flags & SECCOMP_FILTER_FLAG_NEW_LISTENER)) {
+			expect = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			CHILD_ASSERT(expect >= 0 && close(expect) == 0);
+		}
 		CHILD_ASSERT(install_filter(variant->flags, SECCOMP_RET_ERRNO |
-					    FILTER_ERRNO) >= 0);
+					    FILTER_ERRNO) == expect);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
 		check_stacked(0);
 		_exit(0);
@@ -206,7 +223,8 @@ TEST_F(filter_over_mask, gives_mode_2_and_keeps_the_mask)
 enum mask_filter_outcome {
 	RETURNS,	/* the value in .ret */
 	UNIMPLEMENTED,	/* what a syscall the kernel does not know returns */
-	TRAPPED,
+	MASK_TRAPPED,	/* by the mask's TRAP: si_errno 0 */
+	FILTER_TRAPPED,	/* by the filter's TRAP: si_errno its data */
 	KILLED_AT_CALL,
 	RUNS,
 };
@@ -242,6 +260,15 @@ FIXTURE_VARIANT_ADD(order, mask_errno_before_filter_kill) {
 	},
 };
 
+FIXTURE_VARIANT_ADD(order, mask_errno_before_filter_trap) {
+	.c = {
+		.mask_action = SECCOMP_RET_ERRNO | MASK_ERRNO,
+		.filter_ret = SECCOMP_RET_TRAP | FILTER_TRAP_DATA,
+		.outcome = RETURNS,
+		.ret = -MASK_ERRNO,
+	},
+};
+
 FIXTURE_VARIANT_ADD(order, mask_errno_before_filter_trace) {
 	.c = {
 		.mask_action = SECCOMP_RET_ERRNO | MASK_ERRNO,
@@ -264,7 +291,23 @@ FIXTURE_VARIANT_ADD(order, mask_trap_before_filter_errno) {
 	.c = {
 		.mask_action = SECCOMP_RET_TRAP,
 		.filter_ret = SECCOMP_RET_ERRNO | FILTER_ERRNO,
-		.outcome = TRAPPED,
+		.outcome = MASK_TRAPPED,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, mask_trap_before_filter_trap) {
+	.c = {
+		.mask_action = SECCOMP_RET_TRAP,
+		.filter_ret = SECCOMP_RET_TRAP | FILTER_TRAP_DATA,
+		.outcome = MASK_TRAPPED,
+	},
+};
+
+FIXTURE_VARIANT_ADD(order, mask_trap_before_filter_kill) {
+	.c = {
+		.mask_action = SECCOMP_RET_TRAP,
+		.filter_ret = SECCOMP_RET_KILL_PROCESS,
+		.outcome = MASK_TRAPPED,
 	},
 };
 
@@ -302,11 +345,15 @@ FIXTURE_VARIANT_ADD(order, mask_log_goes_on_to_filter_trace) {
 	},
 };
 
-FIXTURE_VARIANT_ADD(order, mask_log_goes_on_to_filter_kill) {
+/*
+ * The filter's TRAP, not its kill: a SIGSYS that kills would not tell the
+ * filter's from a mask that wrongly kills instead of logging.
+ */
+FIXTURE_VARIANT_ADD(order, mask_log_goes_on_to_filter_trap) {
 	.c = {
 		.mask_action = SECCOMP_RET_LOG,
-		.filter_ret = SECCOMP_RET_KILL_PROCESS,
-		.outcome = KILLED_AT_CALL,
+		.filter_ret = SECCOMP_RET_TRAP | FILTER_TRAP_DATA,
+		.outcome = FILTER_TRAPPED,
 	},
 };
 
@@ -360,14 +407,22 @@ static void check_order(struct __test_metadata *const _metadata,
 			CHILD_ASSERT(ret == enosys);
 			CHILD_ASSERT(sigsys_seen.count == 0);
 			break;
-		case TRAPPED:
+		case MASK_TRAPPED:
+		case FILTER_TRAPPED:
 			CHILD_ASSERT(sigsys_seen.count == 1);
+			CHILD_ASSERT(sigsys_seen.code == SYS_SECCOMP);
 			CHILD_ASSERT(sigsys_seen.nr == __NR_getppid);
-			CHILD_ASSERT(sigsys_seen.err == 0);
-			CHILD_ASSERT(ret != -FILTER_ERRNO);
+			CHILD_ASSERT(sigsys_seen.arch == SELF_ARCH);
+			/* Which one: the mask's TRAP carries no data. */
+			CHILD_ASSERT(sigsys_seen.err ==
+				     (c->outcome == FILTER_TRAPPED ?
+				      FILTER_TRAP_DATA : 0));
+			/* Rolled back, handler left it: the call's number. */
+			CHILD_ASSERT(ret == __NR_getppid);
 			break;
 		case RUNS:
 			CHILD_ASSERT(ret == ppid);
+			CHILD_ASSERT(sigsys_seen.count == 0);
 			break;
 		default:
 			CHILD_ASSERT(!"the call did not kill");
@@ -390,7 +445,12 @@ TEST_F(order, filter_then_mask)
 	check_order(_metadata, &variant->c, false);
 }
 
-/* A call the mask allows runs every filter, the last one installed first. */
+/*
+ * A call the mask allows runs every filter, the last one installed first.
+ * The three answer getppid differently (the first filter ERRNO 77, the
+ * mask ERRNO 5 if it wrongly denied, the last filter a TRAP with data), so
+ * the SIGSYS's si_errno says that the last filter decided.
+ */
 TEST(allowed_call_runs_the_filters_as_without_a_mask)
 {
 	pid_t pid;
@@ -401,6 +461,7 @@ TEST(allowed_call_runs_the_filters_as_without_a_mask)
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		struct mask m;
+		long ret;
 
 		mask_all(&m, SECCOMP_MASK_MAX_BITS);
 		CHILD_ASSERT(set_nnp() == 0);
@@ -408,16 +469,26 @@ TEST(allowed_call_runs_the_filters_as_without_a_mask)
 					    FILTER_ERRNO) == 0);
 		CHILD_ASSERT(mask_prctl_action(&m, SECCOMP_RET_ERRNO |
 					       MASK_ERRNO) == 0);
-		CHILD_ASSERT(install_filter(0, SECCOMP_RET_KILL_PROCESS) == 0);
+		CHILD_ASSERT(install_filter(0, SECCOMP_RET_TRAP |
+					    FILTER_TRAP_DATA) == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
 		CHILD_ASSERT(status_is(0, "Seccomp_filters", "2"));
+		CHILD_ASSERT(catch_sigsys() == 0);
 		CHILD_ASSERT(own_call(__NR_getuid) == -FILTER_ERRNO2);
 		CHILD_ASSERT(own_call(__NR_getpid) == getpid());
-		/* The filters' precedence: KILL_PROCESS over ERRNO. */
-		CHILD_DENIED(own_call(__NR_getppid));
+		CHILD_ASSERT(sigsys_seen.count == 0);
+		/* The filters' precedence: TRAP over ERRNO. */
+		ret = own_call(__NR_getppid);
+		CHILD_ASSERT(sigsys_seen.count == 1);
+		CHILD_ASSERT(sigsys_seen.code == SYS_SECCOMP);
+		CHILD_ASSERT(sigsys_seen.nr == __NR_getppid);
+		CHILD_ASSERT(sigsys_seen.arch == SELF_ARCH);
+		CHILD_ASSERT(sigsys_seen.err == FILTER_TRAP_DATA);
+		/* Rolled back by the filter's TRAP: the call's number. */
+		CHILD_ASSERT(ret == __NR_getppid);
 		_exit(0);
 	}
-	ASSERT_CHILD_DENIED(pid);
+	ASSERT_CHILD_OK(pid);
 }
 
 /* Strict mode stays exclusive: strict over a mask is EINVAL. */
