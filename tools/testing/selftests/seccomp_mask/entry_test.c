@@ -1,0 +1,756 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Seccomp mask mode: the mask never skips the other syscall entry work.
+ * A call the mask allows still goes through syscall user dispatch
+ * (sud.*) and is still audited (audit.*), exactly as without a mask.
+ * (ptrace, the third kind of entry work, is in ptrace_test.c.)
+ *
+ * The order at syscall entry, on both bases (kernel/entry/common.c,
+ * syscall_trace_enter()): syscall user dispatch first, then ptrace, then
+ * seccomp (the mask, then the filters), then audit. The inline shortcut
+ * of the mask (syscall_enter_from_user_mode_work()) is taken only when
+ * seccomp is the only entry work, so a task with dispatch on or an audit
+ * context always goes through syscall_trace_enter(). Hence:
+ *
+ * - A call that dispatch blocks, allowed or denied by the mask, is rolled
+ *   back and becomes a SIGSYS with si_code SYS_USER_DISPATCH: it never
+ *   reaches the mask, which cannot deny what does not run (not even with
+ *   the kill action). What the handler then does (here: nothing; in real
+ *   use, the emulation, from the allowed range) is judged by the mask as
+ *   any other call.
+ * - A call dispatch lets through (selector ALLOW, or made from the
+ *   allowed range) is judged by the mask as without dispatch.
+ * - An allowed call is audited once, with its number and return value.
+ *
+ * In the 32-bit program every call the tests judge goes through
+ * int $0x80: the ia32 entry path.
+ */
+
+#include <linux/netlink.h>
+#include <poll.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+
+#include "common.h"
+
+#ifdef X86_BUILD
+
+#ifndef PR_SET_SYSCALL_USER_DISPATCH
+#define PR_SET_SYSCALL_USER_DISPATCH	59
+#define PR_SYS_DISPATCH_OFF		0
+#define PR_SYS_DISPATCH_ON		1
+#define SYSCALL_DISPATCH_FILTER_ALLOW	0
+#define SYSCALL_DISPATCH_FILTER_BLOCK	1
+#endif
+
+#ifndef SYS_USER_DISPATCH
+#define SYS_USER_DISPATCH		2
+#endif
+
+/*
+ * Two raw syscall stubs, long stub(nr, a, b, c), that return the value or
+ * -errno: sud_call_out, whose syscall instruction lies outside the range
+ * the tests let past dispatch, and sud_call_in, which is that range
+ * ([sud_call_in, sud_call_in_end)). The kernel compares the address
+ * after the syscall instruction: sud_call_out_ip for sud_call_out, which
+ * is below sud_call_in. Every libc syscall is outside the range too.
+ */
+#if X86_BUILD == 64
+asm (".pushsection .text\n"
+	".globl sud_call_out\n"
+	".hidden sud_call_out\n"
+	".type sud_call_out, @function\n"
+	"sud_call_out:\n"
+	"	movq %rdi, %rax\n"
+	"	movq %rsi, %rdi\n"
+	"	movq %rdx, %rsi\n"
+	"	movq %rcx, %rdx\n"
+	"	syscall\n"
+	".globl sud_call_out_ip\n"
+	".hidden sud_call_out_ip\n"
+	"sud_call_out_ip:\n"
+	"	ret\n"
+	".size sud_call_out, . - sud_call_out\n"
+	".globl sud_call_in\n"
+	".hidden sud_call_in\n"
+	".type sud_call_in, @function\n"
+	"sud_call_in:\n"
+	"	movq %rdi, %rax\n"
+	"	movq %rsi, %rdi\n"
+	"	movq %rdx, %rsi\n"
+	"	movq %rcx, %rdx\n"
+	"	syscall\n"
+	"	ret\n"
+	".size sud_call_in, . - sud_call_in\n"
+	".globl sud_call_in_end\n"
+	".hidden sud_call_in_end\n"
+	"sud_call_in_end:\n"
+	".popsection\n");
+#else
+asm (".pushsection .text\n"
+	".globl sud_call_out\n"
+	".hidden sud_call_out\n"
+	".type sud_call_out, @function\n"
+	"sud_call_out:\n"
+	"	pushl %ebx\n"
+	"	movl 8(%esp), %eax\n"
+	"	movl 12(%esp), %ebx\n"
+	"	movl 16(%esp), %ecx\n"
+	"	movl 20(%esp), %edx\n"
+	"	int $0x80\n"
+	".globl sud_call_out_ip\n"
+	".hidden sud_call_out_ip\n"
+	"sud_call_out_ip:\n"
+	"	popl %ebx\n"
+	"	ret\n"
+	".size sud_call_out, . - sud_call_out\n"
+	".globl sud_call_in\n"
+	".hidden sud_call_in\n"
+	".type sud_call_in, @function\n"
+	"sud_call_in:\n"
+	"	pushl %ebx\n"
+	"	movl 8(%esp), %eax\n"
+	"	movl 12(%esp), %ebx\n"
+	"	movl 16(%esp), %ecx\n"
+	"	movl 20(%esp), %edx\n"
+	"	int $0x80\n"
+	"	popl %ebx\n"
+	"	ret\n"
+	".size sud_call_in, . - sud_call_in\n"
+	".globl sud_call_in_end\n"
+	".hidden sud_call_in_end\n"
+	"sud_call_in_end:\n"
+	".popsection\n");
+#endif
+
+#define HIDDEN __attribute__((visibility("hidden")))
+HIDDEN long sud_call_out(long nr, long a, long b, long c);
+HIDDEN long sud_call_in(long nr, long a, long b, long c);
+/* Labels, not functions: only their addresses are used. */
+HIDDEN void sud_call_out_ip(void);
+HIDDEN void sud_call_in_end(void);
+
+/*
+ * The selector byte, and what the SIGSYS handler saw: shared with the
+ * handler, hence volatile.
+ */
+static volatile char sud_selector = SYSCALL_DISPATCH_FILTER_ALLOW;
+
+struct sud_seen {
+	int count;
+	int code;
+	int err;
+	int nr;
+	unsigned int arch;
+	void *addr;
+};
+
+static volatile struct sud_seen sud_seen;
+
+static void sud_handler(int sig, siginfo_t *si, void *ctx)
+{
+	/* First: the handler's return (rt_sigreturn) must not be dispatched. */
+	sud_selector = SYSCALL_DISPATCH_FILTER_ALLOW;
+	sud_seen.count++;
+	sud_seen.code = si->si_code;
+	sud_seen.err = si->si_errno;
+	sud_seen.nr = si->si_syscall;
+	sud_seen.arch = si->si_arch;
+	sud_seen.addr = si->si_call_addr;
+}
+
+static void sud_reset(void)
+{
+	sud_seen.count = 0;
+	sud_seen.code = 0;
+	sud_seen.err = 0;
+	sud_seen.nr = 0;
+	sud_seen.arch = 0;
+	sud_seen.addr = NULL;
+}
+
+/*
+ * A call through one of the stubs with the selector at BLOCK, and the
+ * selector back at ALLOW afterwards (if the handler has not put it back
+ * already), so that the libc calls that follow are not dispatched.
+ */
+static long sud_block_call(bool in_range, long nr, long a, long b, long c)
+{
+	long ret;
+
+	sud_reset();
+	sud_selector = SYSCALL_DISPATCH_FILTER_BLOCK;
+	if (in_range)
+		ret = sud_call_in(nr, a, b, c);
+	else
+		ret = sud_call_out(nr, a, b, c);
+	sud_selector = SYSCALL_DISPATCH_FILTER_ALLOW;
+	return ret;
+}
+
+/* In a child: the last sud_block_call(false, @nr, ...) was dispatched. */
+#define CHILD_ASSERT_DISPATCHED(number, ret)				\
+	do {								\
+		CHILD_ASSERT(sud_seen.count == 1);			\
+		CHILD_ASSERT(sud_seen.code == SYS_USER_DISPATCH);	\
+		CHILD_ASSERT(sud_seen.err == 0);			\
+		CHILD_ASSERT(sud_seen.nr == (number));			\
+		CHILD_ASSERT(sud_seen.arch == SELF_ARCH);		\
+		CHILD_ASSERT(sud_seen.addr == (void *)sud_call_out_ip);	\
+		/* Rolled back: the number is where the return goes. */	\
+		CHILD_ASSERT((ret) == (number));			\
+	} while (0)
+
+FIXTURE(sud) {};
+
+FIXTURE_VARIANT(sud) {
+	bool mask;	/* mask mode: everything allowed but getppid */
+	__u32 action;	/* what the mask does to getppid */
+};
+
+/* The control: dispatch alone, which any kernel since 5.11 has. */
+FIXTURE_VARIANT_ADD(sud, no_mask) {
+	.mask = false,
+};
+
+FIXTURE_VARIANT_ADD(sud, mask_errno) {
+	.mask = true,
+	.action = SECCOMP_RET_ERRNO | MASK_ERRNO,
+};
+
+FIXTURE_VARIANT_ADD(sud, mask_trap) {
+	.mask = true,
+	.action = SECCOMP_RET_TRAP,
+};
+
+FIXTURE_VARIANT_ADD(sud, mask_kill) {
+	.mask = true,
+	.action = SECCOMP_RET_KILL_PROCESS,
+};
+
+FIXTURE_SETUP(sud) {}
+FIXTURE_TEARDOWN(sud) {}
+
+/*
+ * In a child: catch SIGSYS, install the variant's mask, then turn
+ * dispatch on (selector ALLOW) with [sud_call_in, sud_call_in_end) as the
+ * range let past it.
+ */
+static void sud_child_setup(bool mask, __u32 action, const struct mask *m)
+{
+	struct sigaction sa = {
+		.sa_sigaction = sud_handler,
+		.sa_flags = SA_SIGINFO,
+	};
+
+	CHILD_ASSERT(sigaction(SIGSYS, &sa, NULL) == 0);
+	if (mask) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_prctl_action(m, action) == 0);
+	}
+	CHILD_ASSERT((unsigned long)sud_call_out_ip <
+		     (unsigned long)sud_call_in);
+	sud_selector = SYSCALL_DISPATCH_FILTER_ALLOW;
+	CHILD_ASSERT(prctl(PR_SET_SYSCALL_USER_DISPATCH, PR_SYS_DISPATCH_ON,
+			   (unsigned long)sud_call_in,
+			   (unsigned long)sud_call_in_end -
+			   (unsigned long)sud_call_in,
+			   (char *)&sud_selector) == 0);
+}
+
+/* The bytes waiting in the pipe whose read end is @fd. */
+static int pipe_bytes(int fd)
+{
+	int n = -1;
+
+	return ioctl(fd, FIONREAD, &n) ? -1 : n;
+}
+
+/*
+ * An allowed call (write, with a visible effect) with the selector at
+ * BLOCK, made outside the allowed range: dispatched, not run, even though
+ * the mask allows it. With the selector at ALLOW, or from the allowed
+ * range: it runs.
+ */
+TEST_F(sud, allowed_call_is_dispatched)
+{
+	struct mask m;
+	pid_t pid;
+
+	if (variant->mask && !require_mask(_metadata))
+		return;
+	mask_all_but(&m, __NR_getppid);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		long ret;
+		int p[2];
+
+		CHILD_ASSERT(pipe(p) == 0);
+		sud_child_setup(variant->mask, variant->action, &m);
+
+		ret = sud_block_call(false, __NR_write, p[1], (long)"abc", 3);
+		CHILD_ASSERT_DISPATCHED(__NR_write, ret);
+		CHILD_ASSERT(pipe_bytes(p[0]) == 0);
+
+		sud_reset();
+		ret = sud_call_out(__NR_write, p[1], (long)"abc", 3);
+		CHILD_ASSERT(sud_seen.count == 0);
+		CHILD_ASSERT(ret == 3);
+		CHILD_ASSERT(pipe_bytes(p[0]) == 3);
+
+		ret = sud_block_call(true, __NR_write, p[1], (long)"abc", 3);
+		CHILD_ASSERT(sud_seen.count == 0);
+		CHILD_ASSERT(ret == 3);
+		CHILD_ASSERT(pipe_bytes(p[0]) == 6);
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+}
+
+/*
+ * In a child: did a getppid() that dispatch let through get what the
+ * variant's mask gives it (@parent: the value without a mask)?
+ */
+static bool mask_judged_getppid(bool mask, __u32 action, long ret,
+				pid_t parent)
+{
+	if (!mask)
+		return ret == parent && sud_seen.count == 0;
+	if (action == SECCOMP_RET_TRAP)
+		return ret == __NR_getppid && sud_seen.count == 1 &&
+		       sud_seen.code == SYS_SECCOMP &&
+		       sud_seen.nr == __NR_getppid &&
+		       sud_seen.arch == SELF_ARCH;
+	return ret == -MASK_ERRNO && sud_seen.count == 0;
+}
+
+/*
+ * A denied call (getppid) with the selector at BLOCK, made outside the
+ * allowed range: dispatch comes first, so it is dispatched (SIGSYS with
+ * SYS_USER_DISPATCH, not the mask's errno, trap or kill) and never runs.
+ * From the allowed range, or with the selector at ALLOW, the mask judges
+ * it as without dispatch.
+ */
+TEST_F(sud, denied_call_is_dispatched_before_the_mask)
+{
+	pid_t parent = getpid(), pid;
+	struct mask m;
+
+	if (variant->mask && !require_mask(_metadata))
+		return;
+	mask_all_but(&m, __NR_getppid);
+	pid = child_fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		long ret;
+
+		sud_child_setup(variant->mask, variant->action, &m);
+
+		ret = sud_block_call(false, __NR_getppid, 0, 0, 0);
+		CHILD_ASSERT_DISPATCHED(__NR_getppid, ret);
+
+		if (variant->mask &&
+		    variant->action == SECCOMP_RET_KILL_PROCESS) {
+			sud_selector = SYSCALL_DISPATCH_FILTER_BLOCK;
+			CHILD_DENIED(sud_call_in(__NR_getppid, 0, 0, 0));
+			_exit(0);
+		}
+		ret = sud_block_call(true, __NR_getppid, 0, 0, 0);
+		CHILD_ASSERT(mask_judged_getppid(variant->mask, variant->action,
+						 ret, parent));
+
+		sud_reset();
+		ret = sud_call_out(__NR_getppid, 0, 0, 0);
+		CHILD_ASSERT(mask_judged_getppid(variant->mask, variant->action,
+						 ret, parent));
+		_exit(0);
+	}
+	if (variant->mask && variant->action == SECCOMP_RET_KILL_PROCESS)
+		ASSERT_CHILD_DENIED(pid);
+	else
+		ASSERT_CHILD_OK(pid);
+}
+
+/*
+ * Audit, through the audit netlink socket (no auditctl): this process
+ * registers as the audit daemon, turns audit on, and adds an exit rule
+ * for one getpid() of the child: its number, the child's pid, this ABI
+ * and a magic first argument. Counted are the AUDIT_SYSCALL records of
+ * the child; removing the rule afterwards logs an AUDIT_CONFIG_CHANGE
+ * record, queued after the child's, which ends the count.
+ *
+ * A task gets an audit context (and with it the audit entry work) at
+ * fork, once audit has ever been on (audit_ever_enabled, never reset).
+ * Turning audit on would thus give every later task of this boot the
+ * audit entry work, and the later tests would never see the inline
+ * shortcut of the mask. So before that, a task rule (never audit a
+ * task whose effective gid is not AUDIT_TEST_GID) keeps the context off
+ * every task forked from then on but the child, forked with that gid.
+ * The rule stays (removing it would give every later task a context):
+ * the later tasks get what they had before audit was on, no context.
+ */
+#define AUDIT_TEST_GID	0x5ecc0
+#define AUDIT_A0	0x5ecc0
+/* A record's text is at most 8970 bytes (MAX_AUDIT_MESSAGE_LENGTH). */
+#define AUDIT_BUF	9216
+/* How long the records may take to come, at the most. */
+#define AUDIT_WAIT_S	10
+
+struct audit_conn {
+	int fd;
+	__u32 seq;
+	/* the answer to request @seq */
+	bool acked;
+	int ack_err;
+	bool got_status;
+	struct audit_status status;
+	/* what was changed, for audit_stop() */
+	bool registered;
+	bool enabled_here;
+	pid_t rule_pid;
+	/* the records of @pid */
+	pid_t pid;
+	int records;
+	char rec[1024];
+	bool want_removed;
+	bool removed;
+	bool lost;
+};
+
+/*
+ * Read one message of the audit socket, by @deadline at the most: 1 when
+ * there may be more, 0 at the deadline, -errno on a failure.
+ */
+static int audit_read_one(struct audit_conn *a, double deadline)
+{
+	union {
+		struct nlmsghdr nlh;
+		char raw[AUDIT_BUF];
+	} buf;
+	struct pollfd pfd = { .fd = a->fd, .events = POLLIN };
+	double left = deadline - now();
+	char key[32], *text;
+	size_t len;
+	ssize_t n;
+
+	if (left <= 0)
+		return 0;
+	n = poll(&pfd, 1, (int)(left * 1000) + 1);
+	if (n < 0)
+		return errno == EINTR ? 1 : -errno;
+	if (n == 0)
+		return 0;
+	n = recv(a->fd, &buf, sizeof(buf) - 1, MSG_DONTWAIT);
+	if (n < 0) {
+		if (errno == ENOBUFS)
+			a->lost = true;
+		else if (errno != EAGAIN && errno != EINTR)
+			return -errno;
+		return 1;
+	}
+	if (n < (ssize_t)NLMSG_HDRLEN)
+		return 1;
+	/* One message per datagram; records give the text's length only. */
+	buf.raw[n] = '\0';
+	text = NLMSG_DATA(&buf.nlh);
+	len = n - NLMSG_HDRLEN;
+	switch (buf.nlh.nlmsg_type) {
+	case NLMSG_ERROR:
+		if (buf.nlh.nlmsg_seq == a->seq &&
+		    len >= sizeof(struct nlmsgerr)) {
+			a->acked = true;
+			a->ack_err = ((struct nlmsgerr *)text)->error;
+		}
+		break;
+	case AUDIT_GET:
+		memcpy(&a->status, text,
+		       len < sizeof(a->status) ? len : sizeof(a->status));
+		a->got_status = true;
+		break;
+	case AUDIT_SYSCALL:
+		snprintf(key, sizeof(key), " pid=%d ", a->pid);
+		if (a->pid > 0 && strstr(text, key)) {
+			a->records++;
+			snprintf(a->rec, sizeof(a->rec), "%s", text);
+		}
+		break;
+	case AUDIT_CONFIG_CHANGE:
+		snprintf(key, sizeof(key), " list=%d ", AUDIT_FILTER_EXIT);
+		if (a->want_removed && strstr(text, " op=remove_rule") &&
+		    strstr(text, key))
+			a->removed = true;
+		break;
+	}
+	return 1;
+}
+
+/* Send a request, and read until its answer: 0 or -errno. */
+static int audit_request(struct audit_conn *a, __u16 type, const void *data,
+			 size_t len)
+{
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	union {
+		struct nlmsghdr nlh;
+		char raw[NLMSG_SPACE(sizeof(struct audit_rule_data))];
+	} req;
+	double deadline = now() + AUDIT_WAIT_S;
+	int ret;
+
+	if (NLMSG_SPACE(len) > sizeof(req))
+		return -EINVAL;
+	memset(&req, 0, sizeof(req));
+	req.nlh.nlmsg_len = NLMSG_LENGTH(len);
+	req.nlh.nlmsg_type = type;
+	req.nlh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	req.nlh.nlmsg_seq = ++a->seq;
+	if (len)
+		memcpy(NLMSG_DATA(&req.nlh), data, len);
+	a->acked = false;
+	a->ack_err = 0;
+	a->got_status = false;
+	if (sendto(a->fd, &req, req.nlh.nlmsg_len, 0,
+		   (struct sockaddr *)&kernel, sizeof(kernel)) < 0)
+		return -errno;
+	/* AUDIT_GET: the status comes from a kernel thread, maybe last. */
+	while (!a->acked ||
+	       (type == AUDIT_GET && !a->ack_err && !a->got_status)) {
+		ret = audit_read_one(a, deadline);
+		if (ret <= 0)
+			return ret ? ret : -ETIMEDOUT;
+	}
+	return a->ack_err;
+}
+
+static int audit_set(struct audit_conn *a, __u32 mask, __u32 enabled,
+		     __u32 pid)
+{
+	struct audit_status s;
+
+	memset(&s, 0, sizeof(s));
+	s.mask = mask;
+	s.enabled = enabled;
+	s.pid = pid;
+	return audit_request(a, AUDIT_SET, &s, sizeof(s));
+}
+
+static void rule_field(struct audit_rule_data *r, __u32 field, __u32 op,
+		       __u32 val)
+{
+	r->fields[r->field_count] = field;
+	r->fieldflags[r->field_count] = op;
+	r->values[r->field_count] = val;
+	r->field_count++;
+}
+
+/* The task rule of the comment above (already there: fine). */
+static int audit_task_rule(struct audit_conn *a)
+{
+	struct audit_rule_data r;
+	int ret;
+
+	memset(&r, 0, sizeof(r));
+	r.flags = AUDIT_FILTER_TASK;
+	r.action = AUDIT_NEVER;
+	rule_field(&r, AUDIT_EGID, AUDIT_NOT_EQUAL, AUDIT_TEST_GID);
+	ret = audit_request(a, AUDIT_ADD_RULE, &r, sizeof(r));
+	return ret == -EEXIST ? 0 : ret;
+}
+
+/* Add or delete (@type) the exit rule for the getpid() of @pid. */
+static int audit_exit_rule(struct audit_conn *a, __u16 type, pid_t pid)
+{
+	struct audit_rule_data r;
+
+	memset(&r, 0, sizeof(r));
+	r.flags = AUDIT_FILTER_EXIT;
+	r.action = AUDIT_ALWAYS;
+	r.mask[__NR_getpid / 32] |= 1U << (__NR_getpid % 32);
+	rule_field(&r, AUDIT_ARCH, AUDIT_EQUAL, SELF_ARCH);
+	rule_field(&r, AUDIT_PID, AUDIT_EQUAL, pid);
+	rule_field(&r, AUDIT_ARG0, AUDIT_EQUAL, AUDIT_A0);
+	return audit_request(a, type, &r, sizeof(r));
+}
+
+/*
+ * Register as the audit daemon and turn audit on; false (the test
+ * skipped) when this kernel or this process cannot.
+ */
+static bool audit_start(struct __test_metadata *const _metadata,
+			struct audit_conn *a)
+{
+	int ret;
+
+	a->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT);
+	if (a->fd < 0)
+		SKIP_UNLESS_REQUIRED(return false,
+				     "no audit netlink socket (CONFIG_AUDIT not enabled, or audit=0): %s",
+				     strerror(errno));
+	ret = audit_request(a, AUDIT_GET, NULL, 0);
+	if (ret == -EPERM || ret == -ECONNREFUSED)
+		SKIP(return false,
+		     "audit control needs CAP_AUDIT_CONTROL in the initial namespaces");
+	ASSERT_EQ(0, ret);
+	ASSERT_TRUE(a->got_status);
+	if (a->status.enabled == 2)
+		SKIP(return false, "the audit configuration is locked");
+	ret = audit_task_rule(a);
+	if (ret == -EINVAL)
+		SKIP_UNLESS_REQUIRED(return false,
+				     "CONFIG_AUDITSYSCALL not enabled (a task rule is EINVAL)");
+	ASSERT_EQ(0, ret);
+	ret = audit_set(a, AUDIT_STATUS_PID, 0, getpid());
+	if (ret == -EEXIST)
+		SKIP(return false, "an audit daemon is running");
+	ASSERT_EQ(0, ret);
+	a->registered = true;
+	if (!a->status.enabled) {
+		ASSERT_EQ(0, audit_set(a, AUDIT_STATUS_ENABLED, 1, 0));
+		a->enabled_here = true;
+	}
+	return true;
+}
+
+/* Undo what audit_start() and the test changed, but the task rule. */
+static void audit_stop(struct audit_conn *a)
+{
+	if (a->fd < 0)
+		return;
+	if (a->rule_pid)
+		audit_exit_rule(a, AUDIT_DEL_RULE, a->rule_pid);
+	if (a->enabled_here)
+		audit_set(a, AUDIT_STATUS_ENABLED, 0, 0);
+	if (a->registered)
+		audit_set(a, AUDIT_STATUS_PID, 0, 0);
+	close(a->fd);
+	a->fd = -1;
+}
+
+/* The value of "@key=" in an audit record. */
+static bool audit_field(const char *rec, const char *key, char *val,
+			size_t len)
+{
+	const char *p;
+	char k[32];
+
+	snprintf(k, sizeof(k), " %s=", key);
+	p = strstr(rec, k);
+	if (!p)
+		return false;
+	p += strlen(k);
+	snprintf(val, len, "%.*s", (int)strcspn(p, " "), p);
+	return true;
+}
+
+FIXTURE(audit) {
+	struct audit_conn a;
+};
+
+FIXTURE_VARIANT(audit) {
+	bool mask;
+};
+
+/* The control: the same count without a mask. */
+FIXTURE_VARIANT_ADD(audit, no_mask) {
+	.mask = false,
+};
+
+FIXTURE_VARIANT_ADD(audit, mask) {
+	.mask = true,
+};
+
+FIXTURE_SETUP(audit)
+{
+	memset(&self->a, 0, sizeof(self->a));
+	self->a.fd = -1;
+}
+
+FIXTURE_TEARDOWN(audit)
+{
+	audit_stop(&self->a);
+}
+
+TEST_F(audit, allowed_call_makes_one_syscall_record)
+{
+	struct audit_conn *a = &self->a;
+	gid_t egid = getegid();
+	char val[64], want[64];
+	struct handshake h;
+	double deadline;
+	struct mask m;
+	pid_t pid;
+	int ret;
+
+	if (variant->mask && !require_mask(_metadata))
+		return;
+	if (!audit_start(_metadata, a))
+		return;
+	mask_all_but(&m, __NR_getppid);
+	ASSERT_EQ(0, handshake_init(&h));
+	/* The child's audit context: see the comment above. */
+	ASSERT_EQ(0, setresgid(-1, AUDIT_TEST_GID, -1));
+	pid = child_fork();
+	if (pid == 0) {
+		pid_t me = getpid();
+
+		handshake_child_begin(&h);
+		if (variant->mask) {
+			CHILD_ASSERT(set_nnp() == 0);
+			CHILD_ASSERT(mask_prctl_action(&m, SECCOMP_RET_ERRNO |
+							   MASK_ERRNO) == 0);
+		}
+		CHILD_ASSERT(handshake_child_ready(&h));
+		CHILD_ASSERT(abi_call(SELF_ARCH, __NR_getpid, __NR_getpid,
+				      AUDIT_A0, 0, 0) == me);
+		_exit(0);
+	}
+	ret = setresgid(-1, egid, -1);
+	ASSERT_LE(0, pid);
+	ASSERT_EQ(0, ret);
+	if (!handshake_wait_child(&h)) {
+		ASSERT_CHILD_OK(pid);
+		ASSERT_TRUE(false);
+	}
+	a->pid = pid;
+	ASSERT_EQ(0, audit_exit_rule(a, AUDIT_ADD_RULE, pid));
+	a->rule_pid = pid;
+	handshake_release_child(&h);
+	ASSERT_CHILD_OK(pid);
+
+	a->want_removed = true;
+	ASSERT_EQ(0, audit_exit_rule(a, AUDIT_DEL_RULE, pid));
+	a->rule_pid = 0;
+	deadline = now() + AUDIT_WAIT_S;
+	while (!a->removed && (ret = audit_read_one(a, deadline)) > 0)
+		;
+	ASSERT_TRUE(a->removed) {
+		TH_LOG("no record of the rule's removal within %d s (%d)",
+		       AUDIT_WAIT_S, ret);
+	}
+	ASSERT_FALSE(a->lost) {
+		TH_LOG("the audit socket overflowed: records were lost");
+	}
+	ASSERT_EQ(1, a->records) {
+		TH_LOG("AUDIT_SYSCALL records of the child's getpid(): %d",
+		       a->records);
+	}
+
+	ASSERT_TRUE(audit_field(a->rec, "arch", val, sizeof(val)));
+	snprintf(want, sizeof(want), "%x", SELF_ARCH);
+	EXPECT_STREQ(want, val);
+	ASSERT_TRUE(audit_field(a->rec, "syscall", val, sizeof(val)));
+	snprintf(want, sizeof(want), "%d", __NR_getpid);
+	EXPECT_STREQ(want, val);
+	ASSERT_TRUE(audit_field(a->rec, "success", val, sizeof(val)));
+	EXPECT_STREQ("yes", val);
+	ASSERT_TRUE(audit_field(a->rec, "exit", val, sizeof(val)));
+	snprintf(want, sizeof(want), "%d", pid);
+	EXPECT_STREQ(want, val);
+	ASSERT_TRUE(audit_field(a->rec, "a0", val, sizeof(val)));
+	snprintf(want, sizeof(want), "%x", AUDIT_A0);
+	EXPECT_STREQ(want, val);
+}
+
+#endif
+
+TEST_HARNESS_MAIN
