@@ -99,4 +99,29 @@ for s in "$ROOT"/patches/*/series; do
 done
 check "mutants: every base with a series has its mutants/<base>/ ($nb)${missing:+ (none for:$missing)}" \
 	eval '[ "$nb" -ge 1 ] && [ -z "$missing" ]'
+
+# The fuzzer runs in every guest run, bounded and deterministic: its seed
+# and count go on the kernel command line that scripts/mutants gives
+# scripts/run-tests (KERNEL_CMDLINE, after the caller's), which --list
+# shows; the fuzzer reads the same names.
+# fz ENV...: scripts/mutants --list; sets RC (0 or 1), OUT and CMDLINE
+# (what its last line says the guest's kernel command line gets).
+fz() {
+	RC=0; OUT=$(env "$@" "$ROOT/scripts/mutants" --list 2>&1) || RC=1
+	CMDLINE=$(tail -n1 <<<"$OUT" | sed -n 's/.*(kernel command line: \(.*\))$/\1/p')
+}
+fz X=1
+check "mutants: the fuzzer runs with a fixed seed and count by default ($CMDLINE)" \
+	[ "$RC:$CMDLINE" = "0:SECCOMP_MASK_FUZZ_SEED=0x6d7574616e74 SECCOMP_MASK_FUZZ_ATTEMPTS=500" ]
+fz KERNEL_CMDLINE=quiet MUTANT_FUZZ_SEED=0x1f2e MUTANT_FUZZ_ATTEMPTS=77
+check "mutants: MUTANT_FUZZ_SEED and MUTANT_FUZZ_ATTEMPTS reach the guest's command line, after KERNEL_CMDLINE ($CMDLINE)" \
+	[ "$RC:$CMDLINE" = "0:quiet SECCOMP_MASK_FUZZ_SEED=0x1f2e SECCOMP_MASK_FUZZ_ATTEMPTS=77" ]
+for bad in MUTANT_FUZZ_SEED=0 MUTANT_FUZZ_SEED=0x0 'MUTANT_FUZZ_SEED=1 x' MUTANT_FUZZ_ATTEMPTS=0 MUTANT_FUZZ_ATTEMPTS=5s; do
+	fz "$bad"
+	check "mutants: $bad is refused" [ "$RC:$(grep -c "error: ${bad%%=*}=" <<<"$OUT")" = 1:1 ]
+done
+F=$ROOT/tools/testing/selftests/seccomp_mask/seccomp_mask_fuzz.c
+for v in SECCOMP_MASK_FUZZ_SEED SECCOMP_MASK_FUZZ_ATTEMPTS; do
+	check "mutants: the fuzzer reads $v" grep -qF "getenv(\"$v\")" "$F"
+done
 exit 0

@@ -41,10 +41,30 @@
  *
  * Usage: seccomp_mask_fuzz_{64,32} [-t SECONDS] [-n ATTEMPTS] [-s SEED]
  *                                   [-a ATTEMPT] [-v]
- * Defaults: 3 seconds, or $SECCOMP_MASK_FUZZ_SECONDS, $SECCOMP_MASK_FUZZ_SEED.
+ * Defaults: 3 seconds, or $SECCOMP_MASK_FUZZ_SECONDS; a random seed, or
+ * $SECCOMP_MASK_FUZZ_SEED (0 is a random one); no count, or
+ * $SECCOMP_MASK_FUZZ_ATTEMPTS. The options override the environment.
  * -a replays one attempt of a seed (as printed with a disagreement).
  * The seed is printed first; every disagreement is printed with the seed,
  * the attempt, the exact arguments and what the contract demands.
+ *
+ * A count (-n, $SECCOMP_MASK_FUZZ_ATTEMPTS) bounds the run by work instead
+ * of time, which varies under TCG and load: ATTEMPTS sequential attempts,
+ * then ATTEMPTS / 10 (rounded up, at least 1) thread runs whose forker execs
+ * FORK_EXECS children each (for 0.5 s otherwise); the seconds are ignored.
+ * With a seed and a count a run is deterministic: two runs of one build on
+ * one kernel generate and check the same attempts (operations, their
+ * arguments, the contents of the argument pages, probes, final exit ABI),
+ * the same plans of the thread runs and the same number of exec'd
+ * children; the header and the summary print the seed and the counts.
+ * What is left to chance: where the argument pages are (ASLR: a pointer,
+ * also one stored in those pages, differs by their address, not by its
+ * place in their layout), how the threads phase's workers, forker and
+ * /proc reader interleave (each worker is checked against its own model,
+ * so the verdict does not depend on it; the reader's count of reads
+ * does), and, on a faulty kernel only, the hang limits (a child killed
+ * after HANG_SECONDS) and the stop after 20 disagreements. The ABIs run
+ * depend on the kernel (no ia32 emulation: the 64-bit one only).
  */
 #define SECCOMP_MASK_NO_HARNESS
 #include <dirent.h>
@@ -103,6 +123,19 @@ static int print_usage(const char *prog)
 	return 2;
 }
 
+/* A count of attempts (-n, $SECCOMP_MASK_FUZZ_ATTEMPTS): a number >= 0. */
+static long parse_attempts(const char *what, const char *s)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(s, &end, 0);
+	if (errno || end == s || *end || n < 0)
+		ksft_exit_fail_msg("%s '%s' is not a number of attempts\n", what, s);
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	double seconds = 3, t0;
@@ -122,13 +155,16 @@ int main(int argc, char **argv)
 	e = getenv("SECCOMP_MASK_FUZZ_SEED");
 	if (e)
 		g_seed = strtoull(e, NULL, 0);
+	e = getenv("SECCOMP_MASK_FUZZ_ATTEMPTS");
+	if (e && *e)
+		max_attempts = parse_attempts("SECCOMP_MASK_FUZZ_ATTEMPTS", e);
 	while ((c = getopt(argc, argv, "t:n:s:a:v")) != -1) {
 		switch (c) {
 		case 't':
 			seconds = atof(optarg);
 			break;
 		case 'n':
-			max_attempts = atol(optarg);
+			max_attempts = parse_attempts("-n", optarg);
 			break;
 		case 's':
 			g_seed = strtoull(optarg, NULL, 0);
@@ -152,10 +188,18 @@ int main(int argc, char **argv)
 
 	ksft_print_header();
 	ksft_set_plan(2);
-	ksft_print_msg("seed %#llx, %s build, %.1f s%s (replay: -s %#llx)\n",
-		       (unsigned long long)g_seed, BUILD, seconds,
-		       max_attempts >= 0 ? " or the attempt count" : "",
-		       (unsigned long long)g_seed);
+	if (max_attempts >= 0) {
+		/* the bounded, deterministic mode: the forker's execs too */
+		fork_execs = FORK_EXECS;
+		ksft_print_msg("seed %#llx, %s build, %ld attempts and %ld thread runs, deterministic (replay: -s %#llx -n %ld)\n",
+			       (unsigned long long)g_seed, BUILD, max_attempts,
+			       max_attempts ? (max_attempts + 9) / 10 : 1,
+			       (unsigned long long)g_seed, max_attempts);
+	} else {
+		ksft_print_msg("seed %#llx, %s build, %.1f s (replay: -s %#llx)\n",
+			       (unsigned long long)g_seed, BUILD, seconds,
+			       (unsigned long long)g_seed);
+	}
 
 	check = mask_mode_check();
 	if (check != 1) {
@@ -250,8 +294,8 @@ int main(int argc, char **argv)
 	ksft_print_msg("threads: %d /proc reads by the last reader\n", shm_get(&shm->reads));
 	ksft_test_result(n_disagree == d0, "threads fuzz: %lu runs, %lu disagreements\n",
 			 n_thread_runs, n_disagree - d0);
-	ksft_print_msg("seed %#llx: %lu disagreements in total\n", (unsigned long long)g_seed,
-		       n_disagree);
+	ksft_print_msg("seed %#llx: %lu attempts, %lu thread runs, %lu disagreements in total\n",
+		       (unsigned long long)g_seed, n_attempts, n_thread_runs, n_disagree);
 	ksft_finished();
 }
 #endif

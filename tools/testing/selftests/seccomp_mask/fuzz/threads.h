@@ -13,6 +13,13 @@
 
 #define NWORKERS 3
 
+/*
+ * The children the forker execs in one run: FORK_EXECS in the bounded mode
+ * (-n: fork_execs), else as many as 0.5 s allows (tens under TCG).
+ */
+#define FORK_EXECS 8
+static int fork_execs;
+
 struct tplan {
 	struct attempt at[NWORKERS];
 	struct model fin[NWORKERS];
@@ -73,7 +80,7 @@ static void *forker(void *arg)
 		shm_set(&shm->fork_bad, 1000 + errno);
 		return NULL;
 	}
-	while (now() < tp.until) {
+	for (int n = 0; fork_execs ? n < fork_execs : now() < tp.until; n++) {
 		int st;
 		pid_t pid = fork();
 
