@@ -124,17 +124,25 @@ asm (".pushsection .text\n"
 #endif
 
 #define HIDDEN __attribute__((visibility("hidden")))
-HIDDEN long sud_call_out(long nr, long a, long b, long c);
-HIDDEN long sud_call_in(long nr, long a, long b, long c);
+typedef long sud_call_fn(long nr, long a, long b, long c);
+typedef void sud_label_fn(void);
+HIDDEN sud_call_fn sud_call_out;
+HIDDEN sud_call_fn sud_call_in;
 /* Labels, not functions: only their addresses are used. */
-HIDDEN void sud_call_out_ip(void);
-HIDDEN void sud_call_in_end(void);
+HIDDEN sud_label_fn sud_call_out_ip;
+HIDDEN sud_label_fn sud_call_in_end;
 
 /*
  * The selector byte, and what the SIGSYS handler saw: shared with the
- * handler, hence volatile.
+ * handler, hence the atomic stores to the selector (sud_select()) and
+ * the signal fences around the stub calls.
  */
-static volatile char sud_selector = SYSCALL_DISPATCH_FILTER_ALLOW;
+static char sud_selector = SYSCALL_DISPATCH_FILTER_ALLOW;
+
+static void sud_select(char selector)
+{
+	__atomic_store_n(&sud_selector, selector, __ATOMIC_SEQ_CST);
+}
 
 struct sud_seen {
 	int count;
@@ -145,18 +153,19 @@ struct sud_seen {
 	void *addr;
 };
 
-static volatile struct sud_seen sud_seen;
+static struct sud_seen sud_seen;
 
 static void sud_handler(int sig, siginfo_t *si, void *ctx)
 {
 	/* First: the handler's return (rt_sigreturn) must not be dispatched. */
-	sud_selector = SYSCALL_DISPATCH_FILTER_ALLOW;
+	sud_select(SYSCALL_DISPATCH_FILTER_ALLOW);
 	sud_seen.count++;
 	sud_seen.code = si->si_code;
 	sud_seen.err = si->si_errno;
 	sud_seen.nr = si->si_syscall;
 	sud_seen.arch = si->si_arch;
 	sud_seen.addr = si->si_call_addr;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
 static void sud_reset(void)
@@ -167,6 +176,7 @@ static void sud_reset(void)
 	sud_seen.nr = 0;
 	sud_seen.arch = 0;
 	sud_seen.addr = NULL;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
 /*
@@ -179,26 +189,29 @@ static long sud_block_call(bool in_range, long nr, long a, long b, long c)
 	long ret;
 
 	sud_reset();
-	sud_selector = SYSCALL_DISPATCH_FILTER_BLOCK;
+	sud_select(SYSCALL_DISPATCH_FILTER_BLOCK);
 	if (in_range)
 		ret = sud_call_in(nr, a, b, c);
 	else
 		ret = sud_call_out(nr, a, b, c);
-	sud_selector = SYSCALL_DISPATCH_FILTER_ALLOW;
+	sud_select(SYSCALL_DISPATCH_FILTER_ALLOW);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	return ret;
 }
 
 /* In a child: the last sud_block_call(false, @nr, ...) was dispatched. */
 #define CHILD_ASSERT_DISPATCHED(number, ret)				\
 	do {								\
+		long _number = (number);				\
+								\
 		CHILD_ASSERT(sud_seen.count == 1);			\
 		CHILD_ASSERT(sud_seen.code == SYS_USER_DISPATCH);	\
 		CHILD_ASSERT(sud_seen.err == 0);			\
-		CHILD_ASSERT(sud_seen.nr == (number));			\
+		CHILD_ASSERT(sud_seen.nr == _number);			\
 		CHILD_ASSERT(sud_seen.arch == SELF_ARCH);		\
 		CHILD_ASSERT(sud_seen.addr == (void *)sud_call_out_ip);	\
 		/* Rolled back: the number is where the return goes. */	\
-		CHILD_ASSERT((ret) == (number));			\
+		CHILD_ASSERT((ret) == _number);				\
 	} while (0)
 
 FIXTURE(sud) {};
@@ -250,7 +263,7 @@ static void sud_child_setup(bool mask, __u32 action, const struct mask *m)
 	}
 	CHILD_ASSERT((unsigned long)sud_call_out_ip <
 		     (unsigned long)sud_call_in);
-	sud_selector = SYSCALL_DISPATCH_FILTER_ALLOW;
+	sud_select(SYSCALL_DISPATCH_FILTER_ALLOW);
 	CHILD_ASSERT(prctl(PR_SET_SYSCALL_USER_DISPATCH, PR_SYS_DISPATCH_ON,
 			   (unsigned long)sud_call_in,
 			   (unsigned long)sud_call_in_end -
@@ -352,7 +365,7 @@ TEST_F(sud, denied_call_is_dispatched_before_the_mask)
 
 		if (variant->mask &&
 		    variant->action == SECCOMP_RET_KILL_PROCESS) {
-			sud_selector = SYSCALL_DISPATCH_FILTER_BLOCK;
+			sud_select(SYSCALL_DISPATCH_FILTER_BLOCK);
 			CHILD_DENIED(sud_call_in(__NR_getppid, 0, 0, 0));
 			_exit(0);
 		}

@@ -803,7 +803,7 @@ static void log_all_but(struct __test_metadata *const _metadata,
  * new children: the rate limit's interval has passed by then.
  */
 static bool call_logged(struct __test_metadata *const _metadata,
-			FIXTURE_DATA(logged) *self, bool other_abi,
+			struct _test_data_logged *self, bool other_abi,
 			__u32 action, const char *without, char *rec,
 			size_t len)
 {
@@ -823,7 +823,7 @@ static bool call_logged(struct __test_metadata *const _metadata,
 					rec, len);
 		if (outcome != AUDIT_UNKNOWN)
 			break;
-		TH_LOG("attempt %d: no record of the marker (pid %d) within %d s, or records dropped before it",
+		TH_LOG("attempt %d: no record of marker (pid %d) in %d s, or records dropped",
 		       attempt + 1, marker, AUDIT_WAIT_S);
 	}
 	ASSERT_NE(AUDIT_UNKNOWN, outcome) {
@@ -834,7 +834,7 @@ static bool call_logged(struct __test_metadata *const _metadata,
 
 /* Is the mask mode there, and the ABI the variant names? */
 static bool logged_ready(struct __test_metadata *const _metadata,
-			 FIXTURE_DATA(logged) *self, bool other_abi)
+			 struct _test_data_logged *self, bool other_abi)
 {
 	/* An older harness runs the test after a SKIP() in the setup. */
 	if (!self->ready || !require_mask(_metadata))
@@ -938,7 +938,7 @@ TEST_F_TIMEOUT(logged, trap_not_logged_even_with_trap, LOGGED_TIMEOUT)
 		return;
 	ASSERT_FALSE(call_logged(_metadata, self, variant->other_abi,
 				 SECCOMP_RET_TRAP, NULL, rec, sizeof(rec))) {
-		TH_LOG("a TRAP was logged, which a filter's is only with SECCOMP_FILTER_FLAG_LOG: %s",
+		TH_LOG("a TRAP was logged (a filter's is only with FLAG_LOG): %s",
 		       rec);
 	}
 }
@@ -952,7 +952,7 @@ TEST_F_TIMEOUT(logged, errno_not_logged_even_with_errno, LOGGED_TIMEOUT)
 	ASSERT_FALSE(call_logged(_metadata, self, variant->other_abi,
 				 SECCOMP_RET_ERRNO | MASK_ERRNO, NULL, rec,
 				 sizeof(rec))) {
-		TH_LOG("an ERRNO was logged, which a filter's is only with SECCOMP_FILTER_FLAG_LOG: %s",
+		TH_LOG("an ERRNO was logged (a filter's is only with FLAG_LOG): %s",
 		       rec);
 	}
 }

@@ -96,11 +96,11 @@ FIXTURE_VARIANT_ADD(negative, other_abi_int_min) {
 
 /* -1 without bit 30 (the x32 bit) is not -1. */
 FIXTURE_VARIANT_ADD(negative, raw_minus_1_without_bit_30) {
-	.entry = E_RAW, .nr = (int)0xbfffffff,
+	.entry = E_RAW, .nr = ~0x40000000,
 };
 
 FIXTURE_VARIANT_ADD(negative, other_abi_minus_1_without_bit_30) {
-	.entry = E_OTHER, .nr = (int)0xbfffffff,
+	.entry = E_OTHER, .nr = ~0x40000000,
 };
 
 #if X86_BUILD == 64
@@ -313,7 +313,7 @@ TEST_F(negative, trap_action_signals_the_number)
  */
 TEST(negative_long_is_its_low_32_bits)
 {
-	const long high = (long)0xffffffff00000000UL;
+	const long high = ~0xffffffffL;
 	struct mask m;
 	pid_t pid, ppid = getpid();
 

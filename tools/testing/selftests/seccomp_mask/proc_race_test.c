@@ -137,12 +137,12 @@ static void race_report(struct __test_metadata *const _metadata,
 	else
 		TH_LOG("%s: %lu racers through every state, %lu reads in %.1f s",
 		       form, r->racers, r->reads, secs);
-	TH_LOG("%s: %lu transitions seen, %lu 0 -> 3 switches caught, %lu reads of an intermediate state, %lu failures",
+	TH_LOG("%s: %lu transitions, %lu 0 -> 3 switches, %lu intermediate reads, %lu failures",
 	       form, r->transitions, r->switches, r->intermediate,
 	       (unsigned long)r->bad);
 	EXPECT_EQ(0, r->bad);
 	EXPECT_TRUE(exercised(r)) {
-		TH_LOG("%s: the race was not exercised: fewer than %d switches or %d intermediate reads caught in %.1f s",
+		TH_LOG("%s: race not exercised: < %d switches or %d intermediate reads in %.1f s",
 		       form, MIN_SWITCHES, MIN_INTERMEDIATE, secs);
 	}
 }
@@ -469,7 +469,8 @@ TEST(thread_status_is_always_one_state)
 			CHILD_ASSERT(pthread_join(t, NULL) == 0);
 		}
 	}
-	start = progress = now();
+	start = now();
+	progress = start;
 	soft = start + RACE_SECONDS;
 	hard = start + HARD_SECONDS;
 	while (r.bad < 5 && now() < hard && (now() < soft || !exercised(&r))) {

@@ -191,7 +191,7 @@ int main(int argc, char **argv)
 	if (max_attempts >= 0) {
 		/* the bounded, deterministic mode: the forker's execs too */
 		fork_execs = FORK_EXECS;
-		ksft_print_msg("seed %#llx, %s build, %ld attempts and %ld thread runs, deterministic (replay: -s %#llx -n %ld)\n",
+		ksft_print_msg("seed %#llx, %s, %ld tries, %ld threads (replay -s %#llx -n %ld)\n",
 			       (unsigned long long)g_seed, BUILD, max_attempts,
 			       max_attempts ? (max_attempts + 9) / 10 : 1,
 			       (unsigned long long)g_seed, max_attempts);

@@ -596,7 +596,7 @@ static void __noreturn failfork_worker(unsigned int round, int nfail, int nok, b
 			_exit(0);	/* it did not fail: a child */
 		if (r > 0) {
 			waitpid(r, &st, 0);
-			check_failed(__LINE__, "a clone3() meant to fail in copy_process() created a process");
+			check_failed(__LINE__, "a clone3() meant to fail created a process");
 			continue;
 		}
 		if (way == FAIL_SET_TID) {
@@ -853,7 +853,7 @@ static bool run_alone(const char *name, bool failfork, unsigned int round)
 		return false;
 	}
 	if (LOAD(cnt->errors)) {
-		ksft_print_msg("%s round %u: %ld failed checks, the first at line %d: %s (errno %d: %s)\n",
+		ksft_print_msg("%s round %u: %ld failed checks, first line %d: %s (errno %d: %s)\n",
 			       name, round, LOAD(cnt->errors), cnt->first_err_line,
 			       cnt->first_err_what, cnt->first_err_errno,
 			       strerror(cnt->first_err_errno));
@@ -877,7 +877,7 @@ static void tsync_test(void)
 		reset_errors();
 		ok = run_alone("tsync", false, round);
 	}
-	ksft_test_result(ok, "tsync: %d rounds of %d threads: TSYNC replaces every sibling's allowlist, a refused TSYNC returns the sibling's TID and changes nothing%s\n",
+	ksft_test_result(ok, "tsync: %d rounds of %d threads, refusals change nothing%s\n",
 			 TSYNC_ROUNDS, TSYNC_THREADS + 1, ok ? "" : ": FAILED (see above)");
 }
 
@@ -893,10 +893,10 @@ static void failed_fork_test(void)
 
 	reset_errors();
 	ok = run_alone("failed_fork", true, 1);
-	ksft_print_msg("failed_fork: %ld failed clone3() calls: %ld set_tid EEXIST, %ld set_tid EPERM (alloc_pid()), %ld CLONE_PIDFD EFAULT (put_user())\n",
+	ksft_print_msg("failed_fork: %ld failed clone3(): %ld EEXIST, %ld EPERM, %ld EFAULT\n",
 		       LOAD(cnt->failed_forks) - f0, LOAD(cnt->eexist) - x0, LOAD(cnt->eperm) - p0,
 		       LOAD(cnt->efault) - e0);
-	ksft_test_result(ok, "failed_fork: after %d forks that fail in copy_process() and %d that succeed, the parent keeps its mask, action and /proc lines, the denied call denied%s\n",
+	ksft_test_result(ok, "failed_fork: %d failing and %d good forks: parent state kept%s\n",
 			 FAILED_FORKS, OK_FORKS, ok ? "" : ": FAILED (see above)");
 }
 
@@ -1008,7 +1008,7 @@ int main(int argc, char **argv)
 		       cnt->forks, cnt->execs, cnt->exits, cnt->reads, cnt->tsyncs,
 		       cnt->tsync_refused, cnt->failed_forks, round);
 	if (cnt->errors)
-		ksft_print_msg("%ld unexpected results, the first at line %d: %s (errno %d: %s); the last at line %d (errno %d: %s)\n",
+		ksft_print_msg("%ld bad, first line %d: %s (errno %d: %s); last %d (%d: %s)\n",
 			       cnt->errors, cnt->first_err_line, cnt->first_err_what,
 			       cnt->first_err_errno, strerror(cnt->first_err_errno),
 			       cnt->last_err_line, cnt->last_err_errno,

@@ -66,7 +66,7 @@
  */
 #define MIN_OWN		50	/* own tightenings of each tightener */
 #define MIN_TSYNCS	20	/* successful TSYNCs */
-#define MIN_FORKS	10	/* forks (one after each of the forker's tightenings) whose child passed */
+#define MIN_FORKS	10	/* forks (one after each forker tightening) whose child passed */
 #define MIN_READS	200	/* the reader's reads of a thread in mode 3 */
 
 #define TIGHTEN_FIRST_CLEARED	512
@@ -266,7 +266,8 @@ static int read_state(const char *path, char *why, size_t len)
 			 mask_line(false));
 		return ST_BAD;
 	}
-	if (!parse_list(val, &m) || (idx = chain_index(&m)) == ST_BAD) {
+	idx = parse_list(val, &m) ? chain_index(&m) : ST_BAD;
+	if (idx == ST_BAD) {
 		snprintf(why, len, "%s: '%.200s' is no mask this test installs",
 			 mask_line(false), val);
 		return ST_BAD;
@@ -335,7 +336,7 @@ static void check_own(struct worker *w, int n, bool refused)
 		STRESS_FAIL("thread %d installed mask %d, its status shows the wider mask %d",
 			    w->tid, n, s);
 	if (refused && s <= n)
-		STRESS_FAIL("thread %d: tightening to mask %d refused (EPERM), but its status shows mask %d, not a narrower one",
+		STRESS_FAIL("thread %d: tightening to %d refused (EPERM), status shows %d",
 			    w->tid, n, s);
 	w->floor = s;
 }
@@ -394,11 +395,11 @@ static void tsync_step(struct worker *w, int n)
 		/* A thread that got further on its own: it must show it. */
 		count(&result->w[TSYNCER].refused);
 		if (!is_sibling(ret, w))
-			STRESS_FAIL("TSYNC to mask %d refused with %ld, not the TID of another thread",
+			STRESS_FAIL("TSYNC to mask %d refused with %ld, not a sibling TID",
 				    n, ret);
 		s = task_state(ret);
 		if (s <= n)
-			STRESS_FAIL("TSYNC to mask %d refused by thread %ld, whose status shows mask %d, not a narrower one",
+			STRESS_FAIL("TSYNC to %d refused by %ld, whose status shows %d",
 				    n, ret, s);
 	}
 	/* Only this thread changes its own mask: exactly its last one. */
@@ -533,10 +534,10 @@ static void check_final(void)
 				    tid);
 		s = task_state(tid);
 		if ((!w || w == &workers[TSYNCER]) && s != tsync)
-			STRESS_FAIL("thread %d (%s) at the end: mask %d, expected that of the last TSYNC, %d",
+			STRESS_FAIL("thread %d (%s) at end: mask %d, last TSYNC %d",
 				    tid, w ? "TSYNC" : "main", s, tsync);
 		if (w && (s < w->installed || s < w->floor || s < tsync))
-			STRESS_FAIL("thread %d at the end: mask %d, wider than its install %d, its own read %d or the last TSYNC %d",
+			STRESS_FAIL("thread %d at end: mask %d < install %d/read %d/TSYNC %d",
 				    tid, s, w->installed, w->floor, tsync);
 		seen++;
 	}
@@ -763,17 +764,17 @@ TEST(tighten_fork_and_read_status_concurrently)
 		TH_LOG("stress: the run did not end");
 	for (i = 0; i < TIGHTENERS; i++) {
 		c = &result->w[i];
-		TH_LOG("tightener %d: %lu own tightenings, %lu refused (EPERM after a TSYNC), %lu status checks",
+		TH_LOG("tightener %d: %lu own, %lu refused (EPERM), %lu status checks",
 		       i, c->ok, c->refused, c->checks);
 	}
 	c = &result->w[FORKER];
-	TH_LOG("forker: %lu own tightenings, %lu refused, %lu status checks; %lu forks, whose children made %lu tightenings",
+	TH_LOG("forker: %lu own, %lu refused, %lu checks; %lu forks, %lu child tightenings",
 	       c->ok, c->refused, c->checks, result->forks,
 	       result->child_steps);
 	c = &result->w[TSYNCER];
-	TH_LOG("TSYNC: %lu of every thread, %lu refused with the TID of a thread that was further, %lu status checks; last mask %d",
+	TH_LOG("TSYNC: %lu done, %lu refused (TID), %lu status checks; last mask %d",
 	       c->ok, c->refused, c->checks, result->last_tsync);
-	TH_LOG("/proc reader: %lu reads of %d threads, %lu changes seen; %d threads checked at the end",
+	TH_LOG("/proc reader: %lu reads of %d threads, %lu changes; %d checked at end",
 	       result->reads, result->reader_tasks, result->changes,
 	       result->tasks_checked);
 	if (result->what[0])
@@ -792,7 +793,7 @@ TEST(tighten_fork_and_read_status_concurrently)
 		TH_LOG("the reader ended with status 0x%x", rstatus);
 	}
 	EXPECT_TRUE(result->met) {
-		TH_LOG("too little done in %d s: needs %d own tightenings of each tightener, %d TSYNCs, %d forks, %d reads",
+		TH_LOG("too little in %d s: needs %d own each, %d TSYNCs, %d forks, %d reads",
 		       HARD_SECONDS, MIN_OWN, MIN_TSYNCS, MIN_FORKS, MIN_READS);
 	}
 	EXPECT_EQ(WORKERS + 1, result->tasks_checked);
