@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Seccomp mask mode selftests: masks and how they are installed
+ */
+
+#ifndef _SELFTESTS_SECCOMP_MASK_INSTALL_H
+#define _SELFTESTS_SECCOMP_MASK_INSTALL_H
+
+#include "abi.h"
+
+/* A mask: @nbits bits, syscall n is bit n % 8 of byte n / 8. */
+struct mask {
+	unsigned int nbits;
+	unsigned char bits[SECCOMP_MASK_MAX_BITS / 8 + 8];
+};
+
+static inline void mask_none(struct mask *m, unsigned int nbits)
+{
+	memset(m, 0, sizeof(*m));
+	m->nbits = nbits;
+}
+
+/* All @nbits bits set. */
+static inline void mask_all(struct mask *m, unsigned int nbits)
+{
+	unsigned int i;
+
+	mask_none(m, nbits);
+	for (i = 0; i < nbits; i++)
+		m->bits[i / 8] |= 1 << (i % 8);
+}
+
+static inline void mask_set(struct mask *m, unsigned int nr)
+{
+	m->bits[nr / 8] |= 1 << (nr % 8);
+}
+
+static inline void mask_clear(struct mask *m, unsigned int nr)
+{
+	m->bits[nr / 8] &= ~(1 << (nr % 8));
+}
+
+static inline bool mask_test(const struct mask *m, unsigned int nr)
+{
+	return nr < m->nbits && (m->bits[nr / 8] & (1 << (nr % 8)));
+}
+
+/* Everything up to SECCOMP_MASK_MAX_BITS allowed but @nr. */
+static inline void mask_all_but(struct mask *m, unsigned int nr)
+{
+	mask_all(m, SECCOMP_MASK_MAX_BITS);
+	mask_clear(m, nr);
+}
+
+/* The set bits in the kernel's bitmap list format (%*pbl): "0-3,15". */
+static inline void mask_format(const struct mask *m, char *buf, size_t len)
+{
+	unsigned int i = 0, start;
+	size_t pos = 0;
+
+	buf[0] = '\0';
+	while (i < m->nbits) {
+		if (!mask_test(m, i)) {
+			i++;
+			continue;
+		}
+		start = i;
+		while (i + 1 < m->nbits && mask_test(m, i + 1))
+			i++;
+		if (start == i)
+			pos += snprintf(buf + pos, len - pos, "%s%u",
+					pos ? "," : "", start);
+		else
+			pos += snprintf(buf + pos, len - pos, "%s%u-%u",
+					pos ? "," : "", start, i);
+		i++;
+	}
+}
+
+static inline void mask_entry(struct seccomp_mask *e, __u32 arch, const struct mask *m)
+{
+	memset(e, 0, sizeof(*e));
+	e->arch = arch;
+	e->nbits = m->nbits;
+	e->bits = (uintptr_t)m->bits;
+}
+
+static inline int sys_seccomp(unsigned int op, unsigned int flags, void *args)
+{
+	return syscall(__NR_seccomp, op, flags, args);
+}
+
+static inline int set_nnp(void)
+{
+	return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+}
+
+/* Install or tighten the mask of this program's ABI through prctl(). */
+static inline int mask_prctl(const struct mask *m)
+{
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_MASK, m->bits, m->nbits, 0);
+}
+
+/* Install or tighten the mask of this program's ABI, with an action. */
+static inline int mask_prctl_action(const struct mask *m, unsigned long action)
+{
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_MASK, m->bits, m->nbits,
+		     action);
+}
+
+/*
+ * Install or tighten the masks of @n ABIs through seccomp(2), with @flags
+ * and @action. With SECCOMP_MASK_FLAG_TSYNC, a positive return is the TID
+ * of the thread that could not take them.
+ */
+static inline long mask_seccomp_set(unsigned int flags, __u32 action,
+				    unsigned int n, const __u32 *arch,
+				    const struct mask *const *m)
+{
+	struct seccomp_mask e[4];
+	/* Version 3: the size first (uapi_fallback.h declares the layout). */
+	struct seccomp_mask_set set = {
+		.size = sizeof(struct seccomp_mask_set),
+		.nr_masks = n,
+		.action = action,
+		.masks = (uintptr_t)e,
+	};
+	unsigned int i;
+
+	for (i = 0; i < n && i < 4; i++)
+		mask_entry(&e[i], arch[i], m[i]);
+	return syscall(__NR_seccomp, SECCOMP_SET_MODE_MASK, flags, &set);
+}
+
+/* Install or tighten the masks of @n ABIs through seccomp(2). */
+static inline int mask_seccomp(unsigned int n, const __u32 *arch,
+			       const struct mask *const *m)
+{
+	return mask_seccomp_set(0, 0, n, arch, m);
+}
+
+static inline int mask_seccomp1(__u32 arch, const struct mask *m)
+{
+	return mask_seccomp(1, &arch, &m);
+}
+
+/*
+ * Version 3: the feature query, seccomp(SECCOMP_GET_MASK_FEATURES, 0, @f)
+ * with @f zeroed and its size that of this program's struct. 0, or -1
+ * with errno.
+ */
+static inline int mask_features(struct seccomp_mask_features *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->size = sizeof(*f);
+	return syscall(__NR_seccomp, SECCOMP_GET_MASK_FEATURES, 0, f);
+}
+
+/*
+ * Two pages mapped read-write, the second one unmapped again: the first
+ * page, whose last byte is the last readable one; NULL on failure. The
+ * caller munmap()s the page.
+ */
+static inline unsigned char *page_before_hole(void)
+{
+	unsigned char *p = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	if (munmap(p + 4096, 4096)) {
+		munmap(p, 2 * 4096);
+		return NULL;
+	}
+	return p;
+}
+
+/* Install or tighten this program's ABI's mask, through either call. */
+static inline int mask_install(bool use_seccomp, const struct mask *m)
+{
+	if (use_seccomp)
+		return mask_seccomp1(SELF_ARCH, m);
+	return mask_prctl(m);
+}
+
+/* An allow-everything BPF filter (mode 2). */
+static inline int filter_allow_all(void)
+{
+	struct sock_filter insn[] = {
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {
+		.len = 1,
+		.filter = insn,
+	};
+
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+}
+
+/* Drop CAP_SYS_ADMIN from the effective set, without libcap. */
+static inline int drop_cap_sys_admin(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(__NR_capget, &hdr, data))
+		return -1;
+	data[CAP_TO_INDEX(CAP_SYS_ADMIN)].effective &=
+		~CAP_TO_MASK(CAP_SYS_ADMIN);
+	return syscall(__NR_capset, &hdr, data);
+}
+
+#endif /* _SELFTESTS_SECCOMP_MASK_INSTALL_H */

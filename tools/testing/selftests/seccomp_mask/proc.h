@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Seccomp mask mode selftests: /proc, sysctl and kmsg helpers
+ */
+
+#ifndef _SELFTESTS_SECCOMP_MASK_PROC_H
+#define _SELFTESTS_SECCOMP_MASK_PROC_H
+
+#include "abi.h"
+#include "install.h"
+
+/* Write @s to the file @path (a sysctl, a debugfs knob): true when all went. */
+static inline bool write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s);
+}
+
+/* Read the file @path into @buf, without its first newline and what follows. */
+static inline bool read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return false;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return true;
+}
+
+/*
+ * /dev/kmsg, non-blocking, positioned after the last record logged so
+ * far: what is read from it is what was logged since. -1 with errno when
+ * it cannot be read.
+ */
+static inline int kmsg_open_at_end(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int err;
+
+	if (fd >= 0 && lseek(fd, 0, SEEK_END) < 0) {
+		err = errno;
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Is this program's ABI the compat one, so that its mask is shown on the
+ * Seccomp_mask_compat line?
+ */
+static inline bool self_is_compat(void)
+{
+#if X86_BUILD == 32
+	return kernel_is_64bit();
+#else
+	return false;
+#endif
+}
+
+/*
+ * The /proc/<pid>/status line of the mask of this program's ABI, or with
+ * @other_abi of the other x86 ABI: Seccomp_mask for the kernel's native
+ * ABI, Seccomp_mask_compat for the compat one. (A macro: checkpatch takes
+ * "static inline const" for a misplaced const.)
+ */
+#define mask_line(other_abi)						\
+	(self_is_compat() != (other_abi) ? "Seccomp_mask_compat" :	\
+	 "Seccomp_mask")
+
+/* Read /proc/<pid>/status (pid 0: self) into @buf. */
+static inline int read_status(pid_t pid, char *buf, size_t len)
+{
+	char path[64];
+	ssize_t n, off = 0;
+	int fd;
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/status");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	while ((n = read(fd, buf + off, len - 1 - off)) > 0)
+		off += n;
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[off] = '\0';
+	return 0;
+}
+
+/*
+ * The value of the "@key:\t" line of a status buffer, copied into @val;
+ * returns false when there is no such line.
+ */
+static inline bool status_field(const char *buf, const char *key, char *val,
+				size_t len)
+{
+	size_t klen = strlen(key);
+	const char *p = buf, *end;
+
+	while (p && *p) {
+		if (!strncmp(p, key, klen) && p[klen] == ':' &&
+		    p[klen + 1] == '\t') {
+			p += klen + 2;
+			end = strchrnul(p, '\n');
+			snprintf(val, len, "%.*s", (int)(end - p), p);
+			return true;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return false;
+}
+
+/* Version 2: the action a denied call takes, as Seccomp_mask_action shows it. */
+static inline void action_format(__u32 action, char *buf, size_t len)
+{
+	switch (action & SECCOMP_RET_ACTION_FULL) {
+	case 0:
+	case SECCOMP_RET_KILL_PROCESS:
+		snprintf(buf, len, "kill_process");
+		break;
+	case SECCOMP_RET_TRAP:
+		snprintf(buf, len, "trap");
+		break;
+	case SECCOMP_RET_ERRNO:
+		snprintf(buf, len, "errno %u", action & SECCOMP_RET_DATA);
+		break;
+	case SECCOMP_RET_LOG:
+		snprintf(buf, len, "log");
+		break;
+	default:
+		snprintf(buf, len, "?");
+	}
+}
+
+/* Does the "@key:" line of /proc/@pid/status (pid 0: self) read @want? */
+static inline bool status_is(pid_t pid, const char *key, const char *want)
+{
+	char buf[8192], val[4096];
+
+	return !read_status(pid, buf, sizeof(buf)) &&
+	       status_field(buf, key, val, sizeof(val)) && !strcmp(val, want);
+}
+
+/* Is @m the mask of this program's ABI in /proc/@pid/status? */
+static inline bool status_shows_mask(pid_t pid, const struct mask *m)
+{
+	char want[4096];
+
+	mask_format(m, want, sizeof(want));
+	return status_is(pid, mask_line(false), want);
+}
+
+/* Is @action the Seccomp_mask_action of /proc/@pid/status? */
+static inline bool status_shows_action(pid_t pid, __u32 action)
+{
+	char want[64];
+
+	action_format(action, want, sizeof(want));
+	return status_is(pid, "Seccomp_mask_action", want);
+}
+
+#endif /* _SELFTESTS_SECCOMP_MASK_PROC_H */
