@@ -51,16 +51,11 @@ TEST_F(install, allowed_calls_work_and_denied_call_kills_process)
 	if (!require_mask(_metadata))
 		return;
 	mask_all_but(&m, __NR_getppid);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_masked(_metadata, variant->use_seccomp, &m);
 	if (pid == 0) {
-		pid_t me = getpid();
-
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_install(variant->use_seccomp, &m) == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) ==
 			     SECCOMP_MODE_MASK);
-		CHILD_ASSERT(syscall(__NR_getpid) == me);
+		CHILD_ASSERT(syscall(__NR_getpid) == getpid());
 		CHILD_DENIED(syscall(__NR_getppid));
 		_exit(0);
 	}
@@ -71,7 +66,6 @@ TEST_F(install, denied_unlink_leaves_the_file)
 {
 	struct stat st;
 	struct mask m;
-	pid_t pid;
 
 	if (!require_mask(_metadata))
 		return;
@@ -79,19 +73,13 @@ TEST_F(install, denied_unlink_leaves_the_file)
 #ifdef __NR_unlink
 	mask_clear(&m, __NR_unlink);
 #endif
-	pid = child_fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_install(variant->use_seccomp, &m) == 0);
 #ifdef __NR_unlink
-		CHILD_DENIED(syscall(__NR_unlink, self->file));
+	ASSERT_MASK_DENIES(variant->use_seccomp, &m,
+			   syscall(__NR_unlink, self->file));
 #else
-		CHILD_DENIED(syscall(__NR_unlinkat, AT_FDCWD, self->file, 0));
+	ASSERT_MASK_DENIES(variant->use_seccomp, &m,
+			   syscall(__NR_unlinkat, AT_FDCWD, self->file, 0));
 #endif
-		_exit(0);
-	}
-	ASSERT_CHILD_DENIED(pid);
 	ASSERT_EQ(0, stat(self->file, &st));
 }
 
@@ -99,7 +87,6 @@ TEST_F(install, denied_write_writes_nothing)
 {
 	struct stat st;
 	struct mask m;
-	pid_t pid;
 	int fd;
 
 	if (!require_mask(_metadata))
@@ -107,15 +94,8 @@ TEST_F(install, denied_write_writes_nothing)
 	fd = open(self->file, O_WRONLY);
 	ASSERT_LE(0, fd);
 	mask_all_but(&m, __NR_write);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_install(variant->use_seccomp, &m) == 0);
-		CHILD_DENIED(syscall(__NR_write, fd, "denied", 6));
-		_exit(0);
-	}
-	ASSERT_CHILD_DENIED(pid);
+	ASSERT_MASK_DENIES(variant->use_seccomp, &m,
+			   syscall(__NR_write, fd, "denied", 6));
 	ASSERT_EQ(0, fstat(fd, &st));
 	EXPECT_EQ(0, st.st_size);
 	close(fd);
@@ -131,13 +111,10 @@ TEST_F(install, unlisted_abi_gets_the_empty_mask)
 	if (!require_mask(_metadata) || !require_other_abi(_metadata))
 		return;
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_masked(_metadata, variant->use_seccomp, &m);
 	if (pid == 0) {
 		char buf[4096], val[64];
 
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_install(variant->use_seccomp, &m) == 0);
 		CHILD_ASSERT(read_status(0, buf, sizeof(buf)) == 0);
 		CHILD_ASSERT(status_field(buf, mask_line(true), val,
 					  sizeof(val)));
@@ -161,8 +138,7 @@ TEST(get_seccomp_returns_3_in_mask_mode)
 	if (!require_mask(_metadata))
 		return;
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0);
 		CHILD_ASSERT(set_nnp() == 0);
@@ -200,16 +176,12 @@ TEST_F(privilege, eacces_without_nnp_and_without_cap_sys_admin)
 	if (!require_mask(_metadata))
 		return;
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		int ret;
 
 		CHILD_ASSERT(drop_cap_sys_admin() == 0);
-		if (variant->use_seccomp)
-			ret = mask_seccomp1(SELF_ARCH, &m);
-		else
-			ret = mask_prctl(&m);
+		ret = mask_install(variant->use_seccomp, &m);
 		CHILD_ASSERT(ret == -1 && errno == EACCES);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0);
 		_exit(0);
@@ -227,16 +199,9 @@ TEST_F(privilege, cap_sys_admin_without_nnp_is_enough)
 	if (geteuid() != 0)
 		SKIP(return, "needs CAP_SYS_ADMIN (run as root)");
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
-		int ret;
-
-		if (variant->use_seccomp)
-			ret = mask_seccomp1(SELF_ARCH, &m);
-		else
-			ret = mask_prctl(&m);
-		CHILD_ASSERT(ret == 0);
+		CHILD_ASSERT(mask_install(variant->use_seccomp, &m) == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
 		_exit(0);
 	}
@@ -257,8 +222,7 @@ TEST_F(privilege, cap_sys_admin_in_a_new_user_namespace_is_enough)
 	if (!require_mask(_metadata))
 		return;
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		int ret;
 
@@ -290,8 +254,7 @@ TEST(nnp_without_cap_sys_admin_is_enough)
 	if (!require_mask(_metadata))
 		return;
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		CHILD_ASSERT(drop_cap_sys_admin() == 0);
 		CHILD_ASSERT(set_nnp() == 0);
@@ -310,11 +273,8 @@ TEST(strict_over_mask_fails_with_einval)
 	if (!require_mask(_metadata))
 		return;
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_masked(_metadata, false, &m);
 	if (pid == 0) {
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_prctl(&m) == 0);
 		CHILD_ASSERT(prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT,
 				   0, 0, 0) == -1 && errno == EINVAL);
 		CHILD_ASSERT(sys_seccomp(SECCOMP_SET_MODE_STRICT, 0, NULL) ==
@@ -368,8 +328,7 @@ TEST_F(stacking, is_allowed_and_the_mask_still_denies)
 	if (!require_mask(_metadata))
 		return;
 	mask_all_but(&m, __NR_getppid);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		if (variant->mask_first) {
@@ -381,10 +340,7 @@ TEST_F(stacking, is_allowed_and_the_mask_still_denies)
 				CHILD_ASSERT(filter_allow_all() == 0);
 		} else {
 			CHILD_ASSERT(filter_allow_all() == 0);
-			if (variant->use_seccomp)
-				CHILD_ASSERT(mask_seccomp1(SELF_ARCH, &m) == 0);
-			else
-				CHILD_ASSERT(mask_prctl(&m) == 0);
+			CHILD_ASSERT(mask_install(variant->use_seccomp, &m) == 0);
 		}
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
 		CHILD_ASSERT(syscall(__NR_getpid) == getpid());
@@ -406,12 +362,8 @@ TEST(mask_over_strict_is_killed_by_strict_mode)
 	if (!require_mask(_metadata))
 		return;
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_strict(_metadata, true);
 	if (pid == 0) {
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT,
-				   0, 0, 0) == 0);
 		CHILD_DENIED(mask_prctl(&m));
 		syscall(__NR_exit, 0);
 	}
@@ -430,8 +382,7 @@ TEST(mode_2_with_garbage_in_arg4_installs_a_filter)
 	struct sock_fprog prog = { .len = 1, .filter = insn };
 	pid_t pid;
 
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		char buf[4096], val[64];
 
@@ -456,7 +407,7 @@ TEST(mode_2_with_garbage_in_arg4_installs_a_filter)
 TEST(number_at_nbits_is_killed)
 {
 	struct mask m;
-	pid_t pid;
+	char c;
 
 	if (!require_mask(_metadata))
 		return;
@@ -466,36 +417,17 @@ TEST(number_at_nbits_is_killed)
 	 */
 	mask_all(&m, __NR_getrandom);
 	ASSERT_LT(__NR_exit_group, __NR_getrandom);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		char c;
-
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_prctl(&m) == 0);
-		CHILD_DENIED(syscall(__NR_getrandom, &c, 1, 0));
-		_exit(0);
-	}
-	ASSERT_CHILD_DENIED(pid);
+	ASSERT_MASK_DENIES(false, &m, syscall(__NR_getrandom, &c, 1, 0));
 }
 
 TEST(number_beyond_max_bits_is_killed)
 {
 	struct mask m;
-	pid_t pid;
 
 	if (!require_mask(_metadata))
 		return;
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_prctl(&m) == 0);
-		CHILD_DENIED(syscall(SECCOMP_MASK_MAX_BITS + 5000));
-		_exit(0);
-	}
-	ASSERT_CHILD_DENIED(pid);
+	ASSERT_MASK_DENIES(false, &m, syscall(SECCOMP_MASK_MAX_BITS + 5000));
 }
 
 TEST(set_bit_for_unimplemented_number_is_not_a_kill)
@@ -509,11 +441,8 @@ TEST(set_bit_for_unimplemented_number_is_not_a_kill)
 	expected = unimplemented_errno();
 	ASSERT_LT(0, expected);
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_masked(_metadata, false, &m);
 	if (pid == 0) {
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_prctl(&m) == 0);
 		errno = 0;
 		CHILD_ASSERT(syscall(NR_UNIMPLEMENTED) == -1);
 		CHILD_ASSERT(errno == expected);
@@ -531,11 +460,8 @@ TEST(x32_number_is_killed_even_when_low_bits_are_allowed)
 	if (!require_mask(_metadata))
 		return;
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_masked(_metadata, false, &m);
 	if (pid == 0) {
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_prctl(&m) == 0);
 		CHILD_ASSERT(syscall(__NR_getppid) == getppid());
 		CHILD_DENIED(x32_syscall(__NR_getppid, 0, 0, 0));
 		_exit(0);
@@ -566,8 +492,7 @@ TEST(prctl_through_the_other_abi_installs_that_abis_mask)
 	ASSERT_TRUE(!!bits);
 #endif
 	memset(bits, 0xff, SECCOMP_MASK_MAX_BITS / 8);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		pid_t me = getpid();
 
@@ -610,19 +535,10 @@ TEST(set_bit_for_unimplemented_number_of_the_other_abi_is_enosys)
 	if (!require_other_abi(_metadata))
 		return;
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_masked_x86(_metadata, &m, &m);
 	if (pid == 0) {
-		const __u32 arch[2] = { ARCH_X86_64, ARCH_I386 };
-		const struct mask *both[2] = { &m, &m };
-
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_seccomp(2, arch, both) == 0);
-#if X86_BUILD == 64
-		CHILD_ASSERT(int80(NR_UNIMPLEMENTED, 0, 0, 0) == -expected);
-#else
-		CHILD_ASSERT(syscall64(NR_UNIMPLEMENTED, 0, 0, 0) == -expected);
-#endif
+		CHILD_ASSERT(abi_call(OTHER_ARCH, NR_UNIMPLEMENTED,
+				      NR_UNIMPLEMENTED, 0, 0, 0) == -expected);
 		_exit(0);
 	}
 	ASSERT_CHILD_OK(pid);
@@ -676,14 +592,8 @@ TEST_F(uretprobe, bit_clear)
 		return;
 	mask_all_but(&m, NR64_uretprobe);
 	ASSERT_EQ(NR64_uretprobe, NR32_rt_tgsigqueueinfo);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_masked_x86(_metadata, &m, &m);
 	if (pid == 0) {
-		const __u32 arch[2] = { ARCH_X86_64, ARCH_I386 };
-		const struct mask *both[2] = { &m, &m };
-
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_seccomp(2, arch, both) == 0);
 		if (variant->x86_64 && !variant->denied) {
 			sys64(NR64_uretprobe, 0, 0, 0, 0, 0);
 			_exit(0);

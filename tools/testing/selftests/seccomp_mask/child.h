@@ -15,6 +15,7 @@
 #define _SELFTESTS_SECCOMP_MASK_CHILD_H
 
 #include "abi.h"
+#include "install.h"
 
 #ifndef SECCOMP_MASK_NO_HARNESS
 #include "../kselftest_harness.h"
@@ -257,6 +258,82 @@ __assert_child_killed_at(struct __test_metadata *const _metadata, pid_t pid,
  */
 #define ASSERT_CHILD_DENIED(pid) \
 	__assert_child_denied(_metadata, pid, __LINE__)
+
+/* child_fork(), asserted: the pid in the parent, 0 in the child. */
+static inline pid_t fork_child(struct __test_metadata *const _metadata)
+{
+	pid_t pid = child_fork();
+
+	ASSERT_LE(0, pid);
+	return pid;
+}
+
+/*
+ * fork_child(), and the child sets no_new_privs and installs @m, the
+ * mask of this program's ABI, through seccomp(2) with @use_seccomp, else
+ * through prctl().
+ */
+static inline pid_t fork_masked(struct __test_metadata *const _metadata,
+				bool use_seccomp, const struct mask *m)
+{
+	pid_t pid = fork_child(_metadata);
+
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_install(use_seccomp, m) == 0);
+	}
+	return pid;
+}
+
+#ifdef X86_BUILD
+/* fork_masked() with the masks of both x86 ABIs, through seccomp(2). */
+static inline pid_t fork_masked_x86(struct __test_metadata *const _metadata,
+				    const struct mask *m64,
+				    const struct mask *m32)
+{
+	pid_t pid = fork_child(_metadata);
+
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_seccomp_x86(m64, m32) == 0);
+	}
+	return pid;
+}
+#endif
+
+/*
+ * fork_child(), and the child enters strict mode, after no_new_privs with
+ * @nnp. From there on the child may only read, write and exit (with
+ * syscall(__NR_exit, 0), not _exit()).
+ */
+static inline pid_t fork_strict(struct __test_metadata *const _metadata,
+				bool nnp)
+{
+	pid_t pid = fork_child(_metadata);
+
+	if (pid == 0) {
+		if (nnp)
+			CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT,
+				   0, 0, 0) == 0);
+	}
+	return pid;
+}
+
+/*
+ * In a child with @m installed (see fork_masked()), @call must be denied:
+ * the child must be killed by SIGSYS right at it.
+ */
+#define ASSERT_MASK_DENIES(use_seccomp, m, call)			\
+	do {								\
+		pid_t __pid = fork_masked(_metadata, use_seccomp, m);	\
+									\
+		if (__pid == 0) {					\
+			CHILD_DENIED(call);				\
+			_exit(0);					\
+		}							\
+		__assert_child_denied(_metadata, __pid, __LINE__);	\
+	} while (0)
 #endif /* SECCOMP_MASK_NO_HARNESS */
 
 /*

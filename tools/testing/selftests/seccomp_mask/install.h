@@ -183,6 +183,21 @@ static inline int mask_install(bool use_seccomp, const struct mask *m)
 	return mask_prctl(m);
 }
 
+#ifdef X86_BUILD
+/*
+ * Install or tighten the masks of both x86 ABIs through seccomp(2): @m64
+ * for x86-64, @m32 for ia32.
+ */
+static inline int mask_seccomp_x86(const struct mask *m64,
+				   const struct mask *m32)
+{
+	const __u32 arch[2] = { ARCH_X86_64, ARCH_I386 };
+	const struct mask *m[2] = { m64, m32 };
+
+	return mask_seccomp(2, arch, m);
+}
+#endif
+
 /* An allow-everything BPF filter (mode 2). */
 static inline int filter_allow_all(void)
 {
