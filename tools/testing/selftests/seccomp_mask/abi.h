@@ -243,11 +243,17 @@ static inline long syscall64(long nr, long a, long b, long c)
 #endif
 
 #ifdef X86_BUILD
-/* The x86 ABI that is not this program's own. */
+/* The x86 ABI that is not this program's own, and numbers of its table. */
 #if X86_BUILD == 64
 #define OTHER_ARCH		ARCH_I386
+#define OTHER_NR_chmod		NR32_chmod
+#define OTHER_NR_getpid		NR32_getpid
+#define OTHER_NR_getppid	NR32_getppid
 #else
 #define OTHER_ARCH		ARCH_X86_64
+#define OTHER_NR_chmod		NR64_chmod
+#define OTHER_NR_getpid		NR64_getpid
+#define OTHER_NR_getppid	NR64_getppid
 #endif
 
 /*
@@ -260,6 +266,16 @@ static inline long abi_call(__u32 arch, long nr64, long nr32, long a, long b,
 	if (arch == ARCH_X86_64)
 		return sys64(nr64, a, b, c, 0, 0);
 	return sys32(nr32, a, b, c, 0, 0);
+}
+
+/*
+ * Syscall @nr of the other x86 ABI's table (OTHER_NR_*) through that
+ * ABI's entry (int $0x80, or the far jump and syscall): the value or
+ * -errno.
+ */
+static inline long other_call(long nr, long a, long b, long c)
+{
+	return abi_call(OTHER_ARCH, nr, nr, a, b, c);
 }
 
 /* A call through this program's ABI, -errno on failure. */

@@ -52,174 +52,119 @@ static void assert_mode_0600(struct __test_metadata *const _metadata,
 	EXPECT_EQ(0600, st.st_mode & 07777);
 }
 
+#ifdef X86_BUILD
 /*
- * 64-bit mask allows 15 (rt_sigreturn); int $0x80 with 15 is ia32 chmod,
- * checked against the ia32 mask, which is empty.
+ * One test per hole, for both builds; the names say which way the call
+ * crosses: int $0x80 from a 64-bit task, or a far jump to the 64-bit
+ * code segment and "syscall" from a 32-bit one.
  */
 #if X86_BUILD == 64
-TEST_F(hole, int80_chmod_from_64bit_task_is_killed_by_mask)
-{
-	struct mask m;
-	pid_t pid;
-
-	if (!require_mask(_metadata))
-		return;
-	if (!require_ia32(_metadata))
-		return;
-	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	ASSERT_TRUE(mask_test(&m, __NR_rt_sigreturn));
-	pid = child_fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_prctl(&m) == 0);
-		CHILD_DENIED(int80(NR32_chmod, (long)self->file, 0777, 0));
-		_exit(0);
-	}
-	ASSERT_CHILD_DENIED(pid);
-	assert_mode_0600(_metadata, self->file);
-}
+#define KILLED_BY_MASK \
+	int80_chmod_from_64bit_task_is_killed_by_mask
+#define CHECKED_AGAINST_OTHER_MASK \
+	int80_chmod_from_64bit_task_is_checked_against_ia32_mask
+#define KILLED_BY_STRICT_MODE \
+	int80_chmod_from_64bit_task_is_killed_by_strict_mode
+#define ALLOWED_CHMOD_RETURNS \
+	allowed_int80_chmod_from_64bit_task_returns
+#else
+#define KILLED_BY_MASK \
+	farjump_syscall_from_32bit_task_is_killed_by_mask
+#define CHECKED_AGAINST_OTHER_MASK \
+	farjump_syscall_from_32bit_task_is_checked_against_64bit_mask
+#define KILLED_BY_STRICT_MODE \
+	farjump_syscall_from_32bit_task_is_killed_by_strict_mode
+#define ALLOWED_CHMOD_RETURNS \
+	allowed_farjump_chmod_from_32bit_task_returns
 #endif
 
-/* The same, with the ia32 mask given explicitly and allowing all but 15. */
+/* Can this task make calls of the other ABI at all? */
+static bool require_other_entry(struct __test_metadata *const _metadata)
+{
 #if X86_BUILD == 64
-TEST_F(hole, int80_chmod_from_64bit_task_is_checked_against_ia32_mask)
-{
-	struct mask native, compat;
-	pid_t pid;
-
-	if (!require_mask(_metadata))
-		return;
-	if (!require_ia32(_metadata))
-		return;
-	mask_all(&native, SECCOMP_MASK_MAX_BITS);
-	mask_all_but(&compat, NR32_chmod);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		const __u32 arch[2] = { ARCH_X86_64, ARCH_I386 };
-		const struct mask *m[2] = { &native, &compat };
-
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_seccomp(2, arch, m) == 0);
-		/* ia32 getpid is allowed by the ia32 mask. */
-		CHILD_ASSERT(int80(NR32_getpid, 0, 0, 0) == getpid());
-		CHILD_DENIED(int80(NR32_chmod, (long)self->file, 0777, 0));
-		_exit(0);
-	}
-	ASSERT_CHILD_DENIED(pid);
-	assert_mode_0600(_metadata, self->file);
-}
-#endif
-
-#if X86_BUILD == 64
-TEST_F(hole, int80_chmod_from_64bit_task_is_killed_by_strict_mode)
-{
-	pid_t pid;
-
-	if (!require_ia32(_metadata))
-		return;
-	pid = child_fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		CHILD_ASSERT(prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT,
-				   0, 0, 0) == 0);
-		CHILD_DENIED(int80(NR32_chmod, (long)self->file, 0777, 0));
-		syscall(__NR_exit, 0);
-	}
-	ASSERT_CHILD_KILLED_AT(pid, SIGKILL);
-	assert_mode_0600(_metadata, self->file);
-}
-#endif
-
-#if X86_BUILD == 32
-static bool require_64bit_kernel(struct __test_metadata *const _metadata)
-{
+	return require_ia32(_metadata);
+#else
 	if (!kernel_is_64bit())
 		SKIP(return false, "a 32-bit kernel has no 64-bit code segment");
 	return true;
-}
 #endif
+}
+
+/* fork_masked_x86() with @own for this program's ABI, @other for the other. */
+static pid_t fork_masked_own_other(struct __test_metadata *const _metadata,
+				   const struct mask *own,
+				   const struct mask *other)
+{
+#if X86_BUILD == 64
+	return fork_masked_x86(_metadata, own, other);
+#else
+	return fork_masked_x86(_metadata, other, own);
+#endif
+}
+
+/* chmod() of @file through the other ABI's entry. */
+static long other_chmod(const char *file, long mode)
+{
+	return other_call(OTHER_NR_chmod, (long)file, mode, 0);
+}
 
 /*
- * 32-bit mask allows everything, 90 included (ia32 old mmap); a far jump
- * to the 64-bit code segment and "syscall" with 90 is 64-bit chmod,
- * checked against the 64-bit mask, which is empty.
+ * This ABI's mask allows every number: the other ABI's chmod number is
+ * allowed in it too (64-bit 15, rt_sigreturn; ia32 90, old mmap). The
+ * call through the other entry is checked against the other ABI's mask,
+ * which is empty.
  */
-#if X86_BUILD == 32
-TEST_F(hole, farjump_syscall_from_32bit_task_is_killed_by_mask)
+TEST_F(hole, KILLED_BY_MASK)
 {
 	struct mask m;
-	pid_t pid;
 
 	if (!require_mask(_metadata))
 		return;
-	if (!require_64bit_kernel(_metadata))
+	if (!require_other_entry(_metadata))
 		return;
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_prctl(&m) == 0);
-		CHILD_DENIED(syscall64(NR64_chmod, (long)self->file, 0777, 0));
-		_exit(0);
-	}
-	ASSERT_CHILD_DENIED(pid);
+	ASSERT_TRUE(mask_test(&m, OTHER_NR_chmod));
+	ASSERT_MASK_DENIES(false, &m, other_chmod(self->file, 0777));
 	assert_mode_0600(_metadata, self->file);
 }
-#endif
 
-/* The same, with a 64-bit mask that allows all but chmod. */
-#if X86_BUILD == 32
-TEST_F(hole, farjump_syscall_from_32bit_task_is_checked_against_64bit_mask)
+/* The same, with the other ABI's mask given: it allows all but chmod. */
+TEST_F(hole, CHECKED_AGAINST_OTHER_MASK)
 {
-	struct mask native, compat;
+	struct mask own, other;
 	pid_t pid;
 
 	if (!require_mask(_metadata))
 		return;
-	if (!require_64bit_kernel(_metadata))
+	if (!require_other_entry(_metadata))
 		return;
-	mask_all_but(&native, NR64_chmod);
-	mask_all(&compat, SECCOMP_MASK_MAX_BITS);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	mask_all(&own, SECCOMP_MASK_MAX_BITS);
+	mask_all_but(&other, OTHER_NR_chmod);
+	pid = fork_masked_own_other(_metadata, &own, &other);
 	if (pid == 0) {
-		const __u32 arch[2] = { ARCH_X86_64, ARCH_I386 };
-		const struct mask *m[2] = { &native, &compat };
-
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_seccomp(2, arch, m) == 0);
-		/* 64-bit getpid is allowed by the 64-bit mask. */
-		CHILD_ASSERT(syscall64(NR64_getpid, 0, 0, 0) == getpid());
-		CHILD_DENIED(syscall64(NR64_chmod, (long)self->file, 0777, 0));
+		/* The other ABI's getpid is allowed by its mask. */
+		CHILD_ASSERT(other_call(OTHER_NR_getpid, 0, 0, 0) == getpid());
+		CHILD_DENIED(other_chmod(self->file, 0777));
 		_exit(0);
 	}
 	ASSERT_CHILD_DENIED(pid);
 	assert_mode_0600(_metadata, self->file);
 }
-#endif
 
-#if X86_BUILD == 32
-TEST_F(hole, farjump_syscall_from_32bit_task_is_killed_by_strict_mode)
+TEST_F(hole, KILLED_BY_STRICT_MODE)
 {
 	pid_t pid;
 
-	if (!require_64bit_kernel(_metadata))
+	if (!require_other_entry(_metadata))
 		return;
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_strict(_metadata, false);
 	if (pid == 0) {
-		CHILD_ASSERT(prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT,
-				   0, 0, 0) == 0);
-		CHILD_DENIED(syscall64(NR64_chmod, (long)self->file, 0777, 0));
+		CHILD_DENIED(other_chmod(self->file, 0777));
 		syscall(__NR_exit, 0);
 	}
 	ASSERT_CHILD_KILLED_AT(pid, SIGKILL);
 	assert_mode_0600(_metadata, self->file);
 }
-#endif
 
 /*
  * Strict mode allows ia32 read (3); 64-bit 3 is close, which strict mode
@@ -230,13 +175,10 @@ TEST_F(hole, farjump_close_from_32bit_task_is_killed_by_strict_mode)
 {
 	pid_t pid;
 
-	if (!require_64bit_kernel(_metadata))
+	if (!require_other_entry(_metadata))
 		return;
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_strict(_metadata, false);
 	if (pid == 0) {
-		CHILD_ASSERT(prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT,
-				   0, 0, 0) == 0);
 		CHILD_DENIED(syscall64(NR64_close, 0, 0, 0));
 		syscall(__NR_exit, 0);
 	}
@@ -248,65 +190,25 @@ TEST_F(hole, farjump_close_from_32bit_task_is_killed_by_strict_mode)
  * Survive-only: a call of the other ABI that its mask allows returns
  * normally and has its effect.
  */
-#if X86_BUILD == 64
-TEST_F(hole, allowed_int80_chmod_from_64bit_task_returns)
+TEST_F(hole, ALLOWED_CHMOD_RETURNS)
 {
-	struct mask native, compat;
+	struct mask own, other;
 	struct stat st;
 	pid_t pid;
 
 	if (!require_mask(_metadata))
 		return;
-	if (!require_ia32(_metadata))
+	if (!require_other_entry(_metadata))
 		return;
-	mask_all_but(&native, NR64_chmod);
-	mask_none(&compat, SECCOMP_MASK_MAX_BITS);
-	mask_set(&compat, NR32_chmod);
-	mask_set(&compat, NR32_getpid);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	/* This ABI's chmod (__NR_chmod) is denied, the other ABI's allowed. */
+	mask_all_but(&own, __NR_chmod);
+	mask_none(&other, SECCOMP_MASK_MAX_BITS);
+	mask_set(&other, OTHER_NR_chmod);
+	mask_set(&other, OTHER_NR_getpid);
+	pid = fork_masked_own_other(_metadata, &own, &other);
 	if (pid == 0) {
-		const __u32 arch[2] = { ARCH_X86_64, ARCH_I386 };
-		const struct mask *m[2] = { &native, &compat };
-
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_seccomp(2, arch, m) == 0);
-		CHILD_ASSERT(int80(NR32_getpid, 0, 0, 0) == getpid());
-		CHILD_ASSERT(int80(NR32_chmod, (long)self->file, 0640, 0) == 0);
-		_exit(0);
-	}
-	ASSERT_CHILD_OK(pid);
-	ASSERT_EQ(0, stat(self->file, &st));
-	EXPECT_EQ(0640, st.st_mode & 07777);
-}
-#endif
-
-#if X86_BUILD == 32
-TEST_F(hole, allowed_farjump_chmod_from_32bit_task_returns)
-{
-	struct mask native, compat;
-	struct stat st;
-	pid_t pid;
-
-	if (!require_mask(_metadata))
-		return;
-	if (!require_64bit_kernel(_metadata))
-		return;
-	mask_none(&native, SECCOMP_MASK_MAX_BITS);
-	mask_set(&native, NR64_chmod);
-	mask_set(&native, NR64_getpid);
-	mask_all_but(&compat, NR32_chmod);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		const __u32 arch[2] = { ARCH_X86_64, ARCH_I386 };
-		const struct mask *m[2] = { &native, &compat };
-
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_seccomp(2, arch, m) == 0);
-		CHILD_ASSERT(syscall64(NR64_getpid, 0, 0, 0) == getpid());
-		CHILD_ASSERT(syscall64(NR64_chmod, (long)self->file, 0640, 0) ==
-			     0);
+		CHILD_ASSERT(other_call(OTHER_NR_getpid, 0, 0, 0) == getpid());
+		CHILD_ASSERT(other_chmod(self->file, 0640) == 0);
 		_exit(0);
 	}
 	ASSERT_CHILD_OK(pid);

@@ -173,14 +173,6 @@ TEST_F(tighten, shorter_mask_works_and_cuts_the_tail)
  */
 #define UNPRIV_ID	65534
 
-#ifdef X86_BUILD
-#if X86_BUILD == 64
-#define OTHER_NR_getppid	NR32_getppid
-#else
-#define OTHER_NR_getppid	NR64_getppid
-#endif
-#endif
-
 FIXTURE(tighten_privilege) {};
 
 FIXTURE_VARIANT(tighten_privilege) {

@@ -24,15 +24,6 @@
 
 #define TSYNC_ERRNO	9	/* the action the tests install: ERRNO 9 */
 
-/* getpid and getppid of the x86 ABI that is not this program's own. */
-#if X86_BUILD == 64
-#define OTHER_NR_getpid		NR32_getpid
-#define OTHER_NR_getppid	NR32_getppid
-#else
-#define OTHER_NR_getpid		NR64_getpid
-#define OTHER_NR_getppid	NR64_getppid
-#endif
-
 /* getppid through the other x86 ABI: the value or -errno. */
 static long other_getppid(void)
 {
