@@ -113,6 +113,12 @@
 #define MASK_ERRNO		5
 
 /*
+ * The errno of the errno action of errors_test and negative_test: ENOMSG,
+ * neither ENOSYS nor a common one.
+ */
+#define DENY_ERRNO		42
+
+/*
  * The errno of a syscall number the kernel does not implement, taken in a
  * child that has no seccomp mode: a set bit must let such a number through
  * to the same answer.

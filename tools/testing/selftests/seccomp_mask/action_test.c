@@ -261,8 +261,7 @@ static void check_action(struct __test_metadata *const _metadata,
 	bool both = via_seccomp && other_abi_available();
 	pid_t pid;
 
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(deny_write(via_seccomp, both, action) == 0);
@@ -355,8 +354,7 @@ TEST(kill_process_in_a_thread_kills_every_thread)
 	if (!require_mask(_metadata) || !require_threads(_metadata))
 		return;
 	ASSERT_TRUE(target_open(&t));
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		/* The main thread waits in read() for a byte that never comes. */
 		run_threaded(&th, SECCOMP_RET_KILL_PROCESS);
@@ -375,8 +373,7 @@ TEST(trap_in_a_thread_signals_that_thread)
 	if (!require_mask(_metadata) || !require_threads(_metadata))
 		return;
 	ASSERT_TRUE(target_open(&t));
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		run_threaded(&th, SECCOMP_RET_TRAP);
 		/* The thread went on after its handler. */
@@ -482,8 +479,7 @@ TEST_F(invalid, is_einval_and_changes_nothing)
 	char buf[8192];
 	pid_t pid;
 
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		/* First install: EINVAL, still mode 0, no mask lines. */
@@ -586,8 +582,7 @@ static void check_tighten(struct __test_metadata *const _metadata,
 	__u32 effective = c->ok ? c->to : c->from;
 	pid_t pid, ppid = getpid();
 
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct mask first, second;
 		int ret;
@@ -640,8 +635,7 @@ TEST(tighten_with_a_wider_mask_keeps_the_action)
 	if (!require_mask(_metadata))
 		return;
 	ASSERT_TRUE(target_open(&t));
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct mask wider;
 
@@ -708,8 +702,7 @@ TEST_F(trap_regs, rolled_back_into_the_handler_context)
 	long nr = getppid_nr(arch);
 	pid_t pid;
 
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		const __u32 arches[2] = { SELF_ARCH, OTHER_ARCH };
 		struct mask own, other;

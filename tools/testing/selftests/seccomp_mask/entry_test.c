@@ -293,8 +293,7 @@ TEST_F(sud, allowed_call_is_dispatched)
 	if (variant->mask && !require_mask(_metadata))
 		return;
 	mask_all_but(&m, __NR_getppid);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		long ret;
 		int p[2];
@@ -353,8 +352,7 @@ TEST_F(sud, denied_call_is_dispatched_before_the_mask)
 	if (variant->mask && !require_mask(_metadata))
 		return;
 	mask_all_but(&m, __NR_getppid);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		long ret;
 

@@ -22,9 +22,6 @@
 
 #include <sys/mount.h>
 
-/* The errno of the errno action: ENOMSG, neither ENOSYS nor a common one. */
-#define DENY_ERRNO	42
-
 enum ptr_kind { PTR_OK, PTR_BAD, PTR_NULL };
 enum arch_kind { ARCH_NONE, ARCH_SELF, ARCH_OTHER, ARCH_BOGUS };
 enum prior_mode { PRIOR_NONE, PRIOR_FILTER, PRIOR_MASK };
@@ -562,8 +559,7 @@ TEST_F(errors, call)
 		masks = memcpy(page + 4096 - len, e, len);
 	}
 
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct seccomp_mask_set set = {
 			.nr_masks = variant->nr_masks,
@@ -704,8 +700,7 @@ TEST_F(nbits, first_nbits_count_and_set_bits_past_them_are_ignored)
 	ASSERT_LT(0, unimplemented);
 	memset(m.bits, 0xff, sizeof(m.bits));
 	m.nbits = n;
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		if (variant->use_seccomp)
@@ -800,8 +795,7 @@ TEST_F(buffer_end, bits_up_to_the_last_mapped_byte)
 	if (!require_mask(_metadata))
 		return;
 	bits = self->page + 4096 - bytes + variant->one_byte_past;
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct seccomp_mask e = {
 			.arch = SELF_ARCH,
@@ -1008,8 +1002,7 @@ TEST_F(enomem, failed_allocation_is_enomem_and_changes_nothing)
 	for (nth = 1; nth < 100; nth++) {
 		int status;
 
-		pid = child_fork();
-		ASSERT_LE(0, pid);
+		pid = fork_child(_metadata);
 		if (pid == 0) {
 			char path[64], n[16];
 			int fd, ret, err;

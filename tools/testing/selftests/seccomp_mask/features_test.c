@@ -160,8 +160,7 @@ TEST_F(query, reports_this_kernel_and_changes_nothing)
 {
 	pid_t pid;
 
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct seccomp_mask_features f;
 		char before[4096], after[4096];
@@ -225,8 +224,7 @@ TEST(strict_mode_kills_the_query)
 
 	if (!require_mask(_metadata))
 		return;
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct seccomp_mask_features f;
 
@@ -528,8 +526,7 @@ TEST_F(report, each_action_installs_and_no_other)
 			continue;
 		}
 		action = action_of_bit[bit];
-		pid = child_fork();
-		ASSERT_LE(0, pid);
+		pid = fork_child(_metadata);
 		if (pid == 0) {
 			long ret;
 
@@ -555,8 +552,7 @@ TEST_F(report, each_arch_installs_up_to_its_max_bits)
 	int err;
 
 	/* All of them at once, each at its max_bits: all allowed. */
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(install_reported(&self->f, 0, 0, -1, 0) == 0);
@@ -594,8 +590,7 @@ TEST_F(report, a_set_of_set_size_installs)
 	set.size = self->f.set_size;
 	set.masks = (uintptr_t)&e;
 	memcpy(buf, &set, sizeof(set));
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(sys_seccomp(SECCOMP_SET_MODE_MASK, 0, buf) == 0);

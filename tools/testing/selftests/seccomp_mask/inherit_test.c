@@ -31,8 +31,7 @@ TEST(fork_child_inherits_the_mask)
 
 	if (!require_mask(_metadata))
 		return;
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		int status;
 		pid_t gc;
@@ -61,8 +60,7 @@ TEST(vfork_child_inherits_the_mask)
 
 	if (!require_mask(_metadata))
 		return;
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		int status;
 		pid_t gc;
@@ -101,8 +99,7 @@ TEST(clone_thread_shares_the_mask_and_its_kill_takes_the_process)
 
 	if (!require_mask(_metadata))
 		return;
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		const size_t size = 64 * 1024;
 		char *stack = malloc(size);
@@ -137,8 +134,7 @@ TEST(pthread_shares_the_mask)
 
 	if (!require_mask(_metadata) || !require_threads(_metadata))
 		return;
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		pthread_t t;
 		int mode = -1;
@@ -172,8 +168,7 @@ TEST(denied_call_in_one_thread_kills_every_thread)
 
 	if (!require_mask(_metadata) || !require_threads(_metadata))
 		return;
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		pthread_t t[4];
 		int i;
@@ -352,8 +347,7 @@ TEST_F(execve, keeps_the_mask)
 
 	if (!require_mask(_metadata))
 		return;
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		char getpid_is[32];
 		const char *const extra[] = { "-c", getpid_is, NULL };
@@ -377,8 +371,7 @@ TEST_F(execve, denied_call_after_execve_is_killed)
 		return;
 	snprintf(nr, sizeof(nr), "%d", self->nr_getppid);
 	snprintf(fd, sizeof(fd), "%d", self->marker[1]);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		char getpid_is[32];
 		const char *const extra[] = {
@@ -413,8 +406,7 @@ TEST_F(execve, keeps_the_errno_action)
 
 	if (!require_mask(_metadata))
 		return;
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		char getpid_is[32], getppid_is[32];
 		const char *const extra[] = {

@@ -202,8 +202,7 @@ TEST_F(core, siginfo_note_names_syscall_and_abi)
 		return;
 	if (variant->other_abi && !require_other_abi(_metadata))
 		return;
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
 
@@ -422,8 +421,7 @@ TEST_F(audit, record_names_syscall_abi_and_compat)
 	for (attempt = 0; attempt < attempts; attempt++) {
 		if (attempt)
 			sleep(6);
-		pid = child_fork();
-		ASSERT_LE(0, pid);
+		pid = fork_child(_metadata);
 		if (pid == 0)
 			masked_getppid(variant->other_abi);
 		ASSERT_CHILD_DENIED(pid);
@@ -1000,8 +998,7 @@ TEST_F(sigsys, process_is_killed_at_the_denied_call_anyway)
 	ASSERT_TRUE(sigsys_handled != MAP_FAILED);
 	*sigsys_handled = 0;
 	mask_all_but(&m, __NR_getppid);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct sigaction sa = { .sa_flags = SA_SIGINFO };
 		sigset_t set;

@@ -54,8 +54,6 @@
 
 #include "common.h"
 
-#define DENY_ERRNO	42	/* ENOMSG: neither ENOSYS nor a common one */
-
 #ifdef X86_BUILD
 
 enum entry { E_LIBC, E_RAW, E_OTHER };
@@ -204,8 +202,7 @@ TEST_F(negative, kill_action_kills_at_the_call)
 	pid_t pid;
 
 	/* Control: without a mask, -ENOSYS. */
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		CHILD_ASSERT(neg_call(variant->entry, variant->nr) ==
 			     self->enosys);
@@ -215,8 +212,7 @@ TEST_F(negative, kill_action_kills_at_the_call)
 	}
 	ASSERT_CHILD_OK(pid);
 
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(install_full(0) == 0);
@@ -234,8 +230,7 @@ TEST_F(negative, kill_action_kills_under_a_filter)
 {
 	pid_t pid;
 
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(install_full(0) == 0);
@@ -253,8 +248,7 @@ TEST_F(negative, errno_action_returns_the_errno)
 {
 	pid_t pid;
 
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		long ret;
 
@@ -279,8 +273,7 @@ TEST_F(negative, trap_action_signals_the_number)
 {
 	pid_t pid;
 
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		long ret;
 
@@ -322,8 +315,7 @@ TEST(negative_long_is_its_low_32_bits)
 	mask_all_but(&m, NR64_getppid);
 
 	/* Control: without a mask, each runs the syscall of its low half. */
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		CHILD_ASSERT(sys64(LONG_MIN | NR64_getppid, 0, 0, 0, 0, 0) ==
 			     ppid);
@@ -333,8 +325,7 @@ TEST(negative_long_is_its_low_32_bits)
 	}
 	ASSERT_CHILD_OK(pid);
 
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		pid_t self = getpid();
 

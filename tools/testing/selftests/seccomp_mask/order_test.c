@@ -383,8 +383,7 @@ TEST_F(order, first_check_wins)
 	ASSERT_TRUE(bad != MAP_FAILED);
 	ASSERT_EQ(0, munmap(bad, 4096));
 
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		if (has(c, F_PRIV))
 			CHILD_ASSERT(drop_cap_sys_admin() == 0);

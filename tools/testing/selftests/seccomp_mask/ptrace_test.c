@@ -80,8 +80,7 @@ TEST_F(rewrite, syscall_number_at_entry)
 		return;
 	ASSERT_LT(0, unimplemented);
 	mask_all_but(&m, __NR_getppid);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		long ret;
 
@@ -169,11 +168,8 @@ TEST(own_minus_1_is_unimplemented_not_a_kill)
 		return;
 	ASSERT_LT(0, unimplemented);
 	mask_all_but(&m, __NR_getppid);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_masked(_metadata, false, &m);
 	if (pid == 0) {
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_prctl(&m) == 0);
 		errno = 0;
 		CHILD_ASSERT(syscall(-1) == -1 && errno == unimplemented);
 		_exit(0);

@@ -19,7 +19,6 @@
 #ifdef X86_BUILD
 
 #define MAGIC		0x5ecc1
-#define MASK_ERRNO	5
 #define TRACER_RET	42
 
 #if X86_BUILD == 64
@@ -202,8 +201,7 @@ TEST_F(skip, syscall_minus_1_is_not_denied)
 	pid_t pid;
 
 	ASSERT_GT(0, enosys);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0)
 		tracee(&variant->c, enosys);
 	skipped = trace_magic(_metadata, pid, false, -1, variant->c.set_ret,
@@ -266,8 +264,7 @@ TEST_F(trace_event, change_is_checked_by_the_mask)
 	int status;
 	pid_t pid;
 
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct mask m;
 

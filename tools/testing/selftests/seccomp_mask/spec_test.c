@@ -425,8 +425,7 @@ TEST_F(flag, is_accepted_and_installs)
 {
 	pid_t pid;
 
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct sibling s;
 
@@ -619,8 +618,7 @@ TEST_F(spec, install)
 	seen->after = SPEC_UNREAD;
 	seen->sib_before = SPEC_UNREAD;
 	seen->sib_after = SPEC_UNREAD;
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct sibling s;
 

@@ -130,8 +130,7 @@ TEST_F(mask_over_filter, keeps_mode_2_and_both_apply)
 {
 	pid_t pid;
 
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(install_filter(-1, SECCOMP_RET_ERRNO |
@@ -188,8 +187,7 @@ TEST_F(filter_over_mask, gives_mode_2_and_keeps_the_mask)
 {
 	pid_t pid;
 
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		long expect = 0;
 
@@ -379,8 +377,7 @@ static void check_order(struct __test_metadata *const _metadata,
 	pid_t pid, ppid = getpid();
 
 	ASSERT_GT(0, enosys);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		long ret;
 
@@ -457,8 +454,7 @@ TEST(allowed_call_runs_the_filters_as_without_a_mask)
 
 	if (!require_mask(_metadata))
 		return;
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct mask m;
 		long ret;
@@ -529,8 +525,7 @@ TEST_F(strict_over_mask, is_einval)
 	int mode = variant->with_filter ? 2 : 3;
 	pid_t pid;
 
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		int ret;
 
@@ -567,8 +562,7 @@ TEST(mask_over_strict_is_killed_by_strict_mode)
 
 	if (!require_mask(_metadata))
 		return;
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct mask m;
 
@@ -618,8 +612,7 @@ TEST(filter_tsync_reaches_a_masked_sibling_which_keeps_its_mask)
 
 	if (!require_mask(_metadata) || !require_threads(_metadata))
 		return;
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct sibling s;
 		char c, buf[8192];

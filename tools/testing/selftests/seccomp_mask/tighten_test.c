@@ -33,11 +33,8 @@ TEST_F(tighten, subset_works_and_is_enforced)
 		return;
 	mask_all(&old, SECCOMP_MASK_MAX_BITS);
 	mask_all_but(&new, __NR_getppid);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_masked(_metadata, variant->use_seccomp, &old);
 	if (pid == 0) {
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_install(variant->use_seccomp, &old) == 0);
 		CHILD_ASSERT(syscall(__NR_getppid) == getppid());
 		CHILD_ASSERT(mask_install(variant->use_seccomp, &new) == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
@@ -55,11 +52,8 @@ TEST_F(tighten, same_mask_again_works)
 	if (!require_mask(_metadata))
 		return;
 	mask_all_but(&m, __NR_getppid);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_masked(_metadata, variant->use_seccomp, &m);
 	if (pid == 0) {
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_install(variant->use_seccomp, &m) == 0);
 		CHILD_ASSERT(mask_install(variant->use_seccomp, &m) == 0);
 		_exit(0);
 	}
@@ -75,11 +69,8 @@ TEST_F(tighten, superset_fails_with_eperm_and_keeps_old_mask)
 		return;
 	mask_all_but(&old, __NR_getppid);
 	mask_all(&new, SECCOMP_MASK_MAX_BITS);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_masked(_metadata, variant->use_seccomp, &old);
 	if (pid == 0) {
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_install(variant->use_seccomp, &old) == 0);
 		CHILD_ASSERT(mask_install(variant->use_seccomp, &new) == -1 && errno == EPERM);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
 		CHILD_DENIED(syscall(__NR_getppid));
@@ -101,11 +92,8 @@ TEST_F(tighten, longer_mask_with_zero_extra_bits_works)
 	mask_all(&new, 512);
 	new.nbits = SECCOMP_MASK_MAX_BITS;
 	mask_clear(&new, __NR_getppid);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_masked(_metadata, variant->use_seccomp, &old);
 	if (pid == 0) {
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_install(variant->use_seccomp, &old) == 0);
 		CHILD_ASSERT(mask_install(variant->use_seccomp, &new) == 0);
 		CHILD_DENIED(syscall(__NR_getppid));
 		_exit(0);
@@ -124,11 +112,8 @@ TEST_F(tighten, longer_mask_with_a_set_extra_bit_fails_with_eperm)
 	mask_all(&new, 512);
 	new.nbits = SECCOMP_MASK_MAX_BITS;
 	mask_set(&new, NR_UNIMPLEMENTED);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_masked(_metadata, variant->use_seccomp, &old);
 	if (pid == 0) {
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_install(variant->use_seccomp, &old) == 0);
 		CHILD_ASSERT(mask_install(variant->use_seccomp, &new) == -1 && errno == EPERM);
 		/* The old mask holds: NR_UNIMPLEMENTED is outside it. */
 		CHILD_DENIED(syscall(NR_UNIMPLEMENTED));
@@ -149,11 +134,8 @@ TEST_F(tighten, shorter_mask_works_and_cuts_the_tail)
 	mask_all(&new, 512);
 	expected = unimplemented_errno();
 	ASSERT_LT(0, expected);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_masked(_metadata, variant->use_seccomp, &old);
 	if (pid == 0) {
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_install(variant->use_seccomp, &old) == 0);
 		CHILD_ASSERT(syscall(NR_UNIMPLEMENTED) == -1 &&
 			     errno == expected);
 		CHILD_ASSERT(mask_install(variant->use_seccomp, &new) == 0);
@@ -348,8 +330,7 @@ TEST_F(tighten_privilege, without_nnp_or_cap_sys_admin_is_eacces)
 	if (!priv_can_run(_metadata, variant->use_seccomp))
 		return;
 	priv_masks_init(&pm);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		char before[8192], after[8192];
 		pid_t ppid = getppid();
@@ -400,8 +381,7 @@ TEST_F(tighten_privilege, with_nnp_without_cap_sys_admin_works)
 	if (!priv_can_run(_metadata, variant->use_seccomp))
 		return;
 	priv_masks_init(&pm);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		pid_t ppid = getppid();
 
@@ -453,8 +433,7 @@ TEST(abi_masks_are_independent)
 	mask_set(&other, 60);
 	mask_none(&empty, 0);
 	ASSERT_EQ(0, handshake_init(&hs));
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
 		const struct mask *both[2] = { &self_old, &other };
@@ -494,8 +473,7 @@ TEST(seccomp_with_several_masks_is_all_or_nothing)
 	mask_set(&other_new, 1);
 	mask_set(&other_new, 2);		/* not a subset */
 	ASSERT_EQ(0, handshake_init(&hs));
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
 		const struct mask *old[2] = { &self_old, &other_old };

@@ -184,8 +184,7 @@ TEST(every_thread_gets_the_callers_resulting_masks_and_action)
 
 	if (!require_mask(_metadata) || !require_threads(_metadata))
 		return;
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
 		struct worker w[NR_WORKERS];
@@ -234,8 +233,7 @@ TEST(no_new_privs_reaches_every_thread)
 
 	if (!require_mask(_metadata) || !require_threads(_metadata))
 		return;
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct worker w[NR_WORKERS];
 		int i;
@@ -554,8 +552,7 @@ TEST_F(sibling, takes_the_masks_or_fails_the_call_with_its_tid)
 	bool other = other_abi_available();
 	pid_t pid, ppid = getpid();
 
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct worker s, bystander;
 		long ret;
@@ -633,8 +630,7 @@ TEST(the_abi_not_listed_is_checked_too)
 	if (!require_mask(_metadata) || !require_threads(_metadata) ||
 	    !require_other_abi(_metadata))
 		return;
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
 		struct worker s, bystander;
@@ -737,8 +733,7 @@ TEST(tid_is_the_one_of_the_callers_pid_namespace)
 
 	if (!require_mask(_metadata) || !require_threads(_metadata))
 		return;
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		pid_t init;
 		int st;
@@ -807,8 +802,7 @@ TEST_F(flags, unknown_is_einval_and_installs_nothing)
 {
 	pid_t pid;
 
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		errno = 0;

@@ -199,8 +199,7 @@ TEST_F(set_size, install)
 	pid_t pid;
 
 	getppid_denied(&m, &e);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct seccomp_mask_set set = {
 			.size = variant->size,
@@ -272,8 +271,7 @@ TEST(larger_set_tightens_like_24)
 		return;
 	mask_all(&all, SECCOMP_MASK_MAX_BITS);
 	mask_all_but(&m, __NR_getppid);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(install_sized(4096, &all) == 0);
@@ -332,8 +330,7 @@ TEST_F(detection, null_set)
 {
 	pid_t pid;
 
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct mask m;
 

@@ -73,8 +73,7 @@ TEST_F(x32_prctl, is_einval_and_installs_nothing)
 {
 	pid_t pid;
 
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		char buf[8192];
 		struct mask m;
@@ -135,8 +134,7 @@ TEST_F(x32_call, is_denied_even_with_the_native_bit_set)
 {
 	pid_t pid;
 
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct mask m;
 		long ret;
