@@ -5,7 +5,7 @@
  *   abi.h      this program's ABI, syscall numbers, raw x86 syscalls
  *   child.h    children, CHILD_ASSERT(), CHILD_DENIED() and how a child ended
  *   install.h  masks, and installing them (prctl(), seccomp(2))
- *   proc.h     /proc/<pid>/status, sysctl files, /dev/kmsg
+ *   proc.h     /proc/<pid>/status, sysctl files, /dev/kmsg, audit records
  *   require.h  skip (or fail, SECCOMP_MASK_REQUIRED=1) without a feature
  *
  * Programs with a main() of their own (the fuzzer, the lifetime test)

@@ -637,22 +637,6 @@ static void audit_stop(struct audit_conn *a)
 	a->fd = -1;
 }
 
-/* The value of "@key=" in an audit record. */
-static bool audit_field(const char *rec, const char *key, char *val,
-			size_t len)
-{
-	const char *p;
-	char k[32];
-
-	snprintf(k, sizeof(k), " %s=", key);
-	p = strstr(rec, k);
-	if (!p)
-		return false;
-	p += strlen(k);
-	snprintf(val, len, "%.*s", (int)strcspn(p, " "), p);
-	return true;
-}
-
 FIXTURE(audit) {
 	struct audit_conn a;
 };

@@ -339,22 +339,6 @@ static bool receive_audit_record(int fd, pid_t pid, char *rec, size_t len)
 	return false;
 }
 
-/* The value of "@key=" in an audit record. */
-static bool audit_field(const char *rec, const char *key, char *val,
-			size_t len)
-{
-	char k[32];
-	const char *p;
-
-	snprintf(k, sizeof(k), " %s=", key);
-	p = strstr(rec, k);
-	if (!p)
-		return false;
-	p += strlen(k);
-	snprintf(val, len, "%.*s", (int)strcspn(p, " "), p);
-	return true;
-}
-
 FIXTURE(audit) {
 	int kmsg;
 	int netlink;

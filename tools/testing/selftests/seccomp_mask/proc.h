@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Seccomp mask mode selftests: /proc, sysctl and kmsg helpers
+ * Seccomp mask mode selftests: /proc, sysctl, kmsg and audit record helpers
  */
 
 #ifndef _SELFTESTS_SECCOMP_MASK_PROC_H
@@ -176,6 +176,22 @@ static inline bool status_shows_action(pid_t pid, __u32 action)
 
 	action_format(action, want, sizeof(want));
 	return status_is(pid, "Seccomp_mask_action", want);
+}
+
+/* The value of "@key=" in an audit record, copied into @val. */
+static inline bool audit_field(const char *rec, const char *key, char *val,
+			       size_t len)
+{
+	const char *p;
+	char k[32];
+
+	snprintf(k, sizeof(k), " %s=", key);
+	p = strstr(rec, k);
+	if (!p)
+		return false;
+	p += strlen(k);
+	snprintf(val, len, "%.*s", (int)strcspn(p, " "), p);
+	return true;
 }
 
 #endif /* _SELFTESTS_SECCOMP_MASK_PROC_H */
