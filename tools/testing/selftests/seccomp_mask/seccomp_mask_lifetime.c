@@ -87,7 +87,7 @@
 
 #define NO_SLAB_FMT "no %s line in /proc/slabinfo (CONFIG_SLUB_DEBUG=n?): slab figures unavailable\n"
 #define CHURN_FMT "churn: %ld operations in %.1f s: %ld installs, %ld tightenings, %ld failed calls, %ld forks, %ld execs, %ld exits, %ld /proc reads, %ld TSYNCs, %ld refused TSYNCs, %ld failed forks, %u masked processes\n"
-#define SLAB_FMT "%s active_objs: before %ld, peak with the holders alive %ld, after %ld (%d s after the last exit; allowed slack %ld)\n"
+#define SLAB_FMT "%s active_objs: before %ld, peak with the holders alive %ld, after %ld (%.0f s after the last exit; allowed slack %ld)\n"
 
 /* Shared between processes: accessed with the __atomic builtins. */
 struct counters {
@@ -194,26 +194,39 @@ static void drain_slab(void)
 	sleep(1);
 }
 
+/* How long slab_settled() waits for the count to stop falling, at most. */
+#define SETTLE_SECONDS	30
+/* How long the slab test waits for the frees after the last exit, at most. */
+#define DRAIN_SECONDS	120
+
 /*
  * slab_figures() once the allowlists that earlier tests freed have left:
  * they may still wait for a grace period (kfree_rcu(), or tasks RCU after
- * a TSYNC). Waits until the count stops falling, for up to 30 s, so that
- * "before" counts what stays, not what an earlier test left in flight.
+ * a TSYNC). Waits until the count stops falling, for up to SETTLE_SECONDS
+ * of CLOCK_MONOTONIC (not a count of drains: a drain under load takes
+ * longer than its 1 s sleep), so that "before" counts what stays, not
+ * what an earlier test left in flight. A count still falling then is
+ * printed, not an error: the slab test allows for it (see main()).
  */
 static bool slab_settled(long *active, long *total, long *perslab)
 {
+	double deadline = now() + SETTLE_SECONDS;
 	long prev;
-	int tries;
 
 	if (!slab_figures(active, total, perslab))
 		return false;
-	for (tries = 0; tries < 30; tries++) {
+	for (;;) {
 		prev = *active;
 		drain_slab();
 		if (!slab_figures(active, total, perslab))
 			return false;
 		if (*active >= prev)
 			break;
+		if (now() >= deadline) {
+			ksft_print_msg("%s still falling after %d s (%ld, from %ld)\n",
+				       CACHE, SETTLE_SECONDS, *active, prev);
+			break;
+		}
 	}
 	return true;
 }
@@ -671,10 +684,12 @@ static void zombie_status(void)
 	static uint8_t bits[MAXB / 8];
 	char path[64], buf[4096], val[4096], want[64];
 	const char *key = self_is_compat() ? "Seccomp_mask_compat" : "Seccomp_mask";
+	struct timespec step = { 0, 1000 * 1000 };
 	const char *why = NULL;
+	double deadline;
 	siginfo_t si;
 	pid_t pid;
-	int fd, st, i;
+	int fd, st;
 	ssize_t n;
 
 	memset(bits, 0xff, sizeof(bits));
@@ -690,12 +705,15 @@ static void zombie_status(void)
 		ksft_test_result_fail("zombie: fork: %s\n", strerror(errno));
 		return;
 	}
-	/* Wait (bounded) for the zombie, without reaping it. */
-	for (i = 0; i < CHILD_TIMEOUT_MS; i++) {
+	/* Wait for the zombie, without reaping it, until a deadline. */
+	deadline = now() + CHILD_TIMEOUT_MS / 1000.0;
+	for (;;) {
 		memset(&si, 0, sizeof(si));
 		if (waitid(P_PID, pid, &si, WEXITED | WNOWAIT | WNOHANG) || si.si_pid == pid)
 			break;
-		usleep(1000);
+		if (now() >= deadline)
+			break;
+		nanosleep(&step, NULL);
 	}
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
 	fd = open(path, O_RDONLY);
@@ -707,7 +725,7 @@ static void zombie_status(void)
 		kill(pid, SIGKILL);
 	waitpid(pid, &st, 0);
 	if (si.si_pid != pid)
-		why = "did not exit";
+		why = "did not exit in time (CHILD_TIMEOUT_MS)";
 	else if (!WIFEXITED(st) || WEXITSTATUS(st))
 		why = "could not install its mask";
 	else if (n <= 0)
@@ -910,7 +928,7 @@ int main(int argc, char **argv)
 	unsigned int round = 0;
 	const char *e;
 	char self[4096];
-	int c, tries, check;
+	int c, check;
 	ssize_t n;
 
 	if (argc > 1 && !strcmp(argv[1], "--exit"))
@@ -1034,17 +1052,20 @@ int main(int argc, char **argv)
 	/*
 	 * Every task is reaped. kfree_rcu() frees after a grace period and
 	 * batches for up to 5 s more; KASAN's quarantine keeps freed objects
-	 * allocated until the cache is shrunk (slab_figures() does). Poll for
-	 * up to 120 s, asking the kfree_rcu shrinker to drain its batches.
+	 * allocated until the cache is shrunk (slab_figures() does). Poll
+	 * until DRAIN_SECONDS of CLOCK_MONOTONIC have passed, asking the
+	 * kfree_rcu shrinker to drain its batches: objects still counted
+	 * then are a leak.
 	 */
-	for (tries = 0; tries < 120; tries++) {
+	t0 = now();
+	do {
 		drain_slab();
-		if (!slab_figures(&after, &tot, &p))
+		if (!slab_figures(&after, &tot, &p)) {
+			after = -1;
 			break;
-		if (after <= before + LEAK_SLACK)
-			break;
-	}
-	ksft_print_msg(SLAB_FMT, CACHE, before, peak, after, tries + 1, (long)LEAK_SLACK);
+		}
+	} while (after > before + LEAK_SLACK && now() - t0 < DRAIN_SECONDS);
+	ksft_print_msg(SLAB_FMT, CACHE, before, peak, after, now() - t0, (long)LEAK_SLACK);
 	/*
 	 * "before" may still count objects whose kfree_rcu() was pending
 	 * (the debug kernel's grace periods are slow); the smaller of
