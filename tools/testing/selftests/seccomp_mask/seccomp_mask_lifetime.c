@@ -5,9 +5,10 @@
  * Churns through installs, tightenings, failed tightenings (EPERM,
  * EFAULT, EINVAL: the error paths free a mask they allocated), forks
  * (which share masks), execs (which keep them), /proc/<pid>/status reads
- * of masked tasks and of their zombies, exits of masked tasks, TSYNCs
- * and failed forks: by default for 2 seconds, `-n 100000 -t 120` for the
- * full run of make check-debug (or $SECCOMP_MASK_LIFETIME_OPS / _SECONDS).
+ * of masked tasks and of their zombies, exits of masked tasks, TSYNCs,
+ * TSYNCs against an exec and failed forks: by default for 2 seconds,
+ * `-n 100000 -t 120` for the full run of make check-debug (or
+ * $SECCOMP_MASK_LIFETIME_OPS / _SECONDS).
  *
  * TSYNC (one round in four): a thread group of five threads (the main
  * thread and a sibling sharing one allowlist, two siblings with one of
@@ -17,6 +18,11 @@
  * TID and change nothing (the allowlist it allocated is freed); then
  * TSYNCs it can take, before and after a thread exits with its
  * reference and a new one shares the current allowlist.
+ *
+ * TSYNC against an exec (one round in eight): the main thread of a masked
+ * process execs this program, which exits at once, while a sibling makes
+ * TSYNCs, each narrower; whichever wins, every allowlist the TSYNCs
+ * replaced, and the one the new image keeps, must be freed.
  *
  * Failed forks (one round in four): a masked process (action ERRNO)
  * makes clone3() calls that fail inside copy_process() after
@@ -60,6 +66,7 @@
 #define SECCOMP_MASK_NO_HARNESS
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <semaphore.h>
 
 #include "common.h"
@@ -86,13 +93,13 @@
 #define TSYNC_ROUNDS	(2 * TSYNC_THREADS)
 
 #define NO_SLAB_FMT "no %s line in /proc/slabinfo (CONFIG_SLUB_DEBUG=n?): slab figures unavailable\n"
-#define CHURN_FMT "churn: %ld operations in %.1f s: %ld installs, %ld tightenings, %ld failed calls, %ld forks, %ld execs, %ld exits, %ld /proc reads, %ld TSYNCs, %ld refused TSYNCs, %ld failed forks, %u masked processes\n"
+#define CHURN_FMT "churn: %ld operations in %.1f s: %ld installs, %ld tightenings, %ld failed calls, %ld forks, %ld execs, %ld exits, %ld /proc reads, %ld TSYNCs, %ld refused TSYNCs, %ld execs amid TSYNCs, %ld failed forks, %u masked processes\n"
 #define SLAB_FMT "%s active_objs: before %ld, peak with the holders alive %ld, after %ld (%.0f s after the last exit; allowed slack %ld)\n"
 
 /* Shared between processes: accessed with the __atomic builtins. */
 struct counters {
 	long ops, installs, tightenings, failed, forks, execs, exits, reads, errors;
-	long tsyncs, tsync_refused, failed_forks;
+	long tsyncs, tsync_refused, tsync_execs, failed_forks;
 	/* how the failed forks failed */
 	long eexist, eperm, efault;
 	int first_err_line, first_err_errno, last_err_line, last_err_errno;
@@ -517,6 +524,74 @@ static void __noreturn tsync_worker(unsigned int round)
 		tthread_stop(&t[i]);
 	add(&cnt->exits, 1);
 	_exit(0);
+}
+
+/* TSYNCs a sibling makes against the main thread's exec, at the most. */
+#define TSYNC_EXEC_TSYNCS	200
+
+static int tsync_exec_started;
+
+/*
+ * The sibling of a TSYNC-exec round: TSYNCs, each one narrower, until
+ * the exec kills it (in user space, or waiting in a TSYNC for the exec's
+ * cred_guard_mutex).
+ */
+static void *tsync_exec_sibling(void *arg)
+{
+	const __u32 act = SECCOMP_RET_ERRNO | MASK_ERRNO;
+	struct mask m;
+	int k;
+
+	mask_all(&m, MAXB);
+	for (k = 0; k < TSYNC_EXEC_TSYNCS; k++) {
+		mask_clear(&m, FIRST_FREE_NR + k);
+		if (tsync(&m, act)) {
+			check_failed(__LINE__, "tsync(&m, act) == 0 against an exec");
+			break;
+		}
+		add(&cnt->tsyncs, 1);
+		__atomic_store_n(&tsync_exec_started, 1, __ATOMIC_RELEASE);
+	}
+	for (;;)
+		pause();
+	return arg;
+}
+
+/*
+ * A TSYNC-exec round (one in eight): the main thread execs this program
+ * ("--exit") while a sibling replaces both threads' allowlists with
+ * TSYNCs. Whichever wins, each allowlist a TSYNC replaced, and the one
+ * the new image keeps, must be freed in the end (the slab test counts
+ * them); tsync_exec_test checks the state of the new image.
+ */
+static void __noreturn tsync_exec_worker(const char *self)
+{
+	double deadline = now() + CHILD_TIMEOUT_MS / 2000.0;
+	struct mask m;
+	pthread_t t;
+
+	mask_all(&m, MAXB);
+	CHECK(set_nnp() == 0);
+	CHECK(mask_prctl_action(&m, SECCOMP_RET_ERRNO | MASK_ERRNO) == 0);
+	add(&cnt->installs, 1);
+	if (pthread_create(&t, NULL, tsync_exec_sibling, NULL)) {
+		check_failed(__LINE__, "pthread_create() == 0");
+		_exit(2);
+	}
+	/* Exec once its TSYNCs are under way. */
+	while (!__atomic_load_n(&tsync_exec_started, __ATOMIC_ACQUIRE)) {
+		if (now() >= deadline) {
+			check_failed(__LINE__, "the sibling's first TSYNC in time");
+			_exit(2);
+		}
+		sched_yield();
+	}
+	add(&cnt->tsync_execs, 1);
+	add(&cnt->execs, 1);
+	add(&cnt->exits, 1);
+	execl(self, self, "--exit", NULL);
+	check_failed(__LINE__, "execl(self, self, \"--exit\", NULL) == 0");
+	_exit(3);
 }
 
 /* struct clone_args as of Linux 5.7 (CLONE_ARGS_SIZE_VER2), all bases. */
@@ -1006,6 +1081,8 @@ int main(int argc, char **argv)
 			prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 			if (round % 4 == 1 && have_threads)
 				tsync_worker(round);
+			if (round % 8 == 4 && have_threads)
+				tsync_exec_worker(self);
 			if (round % 4 == 3 && have_clone3)
 				failfork_worker(round, CHURN_FAILED_FORKS, CHURN_OK_FORKS, false);
 			worker(self, round);
@@ -1024,7 +1101,7 @@ int main(int argc, char **argv)
 	t = now() - t0;
 	ksft_print_msg(CHURN_FMT, cnt->ops, t, cnt->installs, cnt->tightenings, cnt->failed,
 		       cnt->forks, cnt->execs, cnt->exits, cnt->reads, cnt->tsyncs,
-		       cnt->tsync_refused, cnt->failed_forks, round);
+		       cnt->tsync_refused, cnt->tsync_execs, cnt->failed_forks, round);
 	if (cnt->errors)
 		ksft_print_msg("%ld bad, first line %d: %s (errno %d: %s); last %d (%d: %s)\n",
 			       cnt->errors, cnt->first_err_line, cnt->first_err_what,
