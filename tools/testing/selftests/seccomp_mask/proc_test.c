@@ -330,10 +330,11 @@ TEST(status_mask_lines_readable_by_an_unprivileged_other_user)
  */
 TEST(status_of_a_zombie_shows_mode_3_and_its_mask)
 {
+	struct timespec step = { 0, 1000 * 1000 };
 	char buf[8192], val[4096], want[4096];
+	double deadline;
 	siginfo_t info;
 	struct mask m;
-	int i;
 	pid_t pid;
 
 	if (!require_mask(_metadata))
@@ -348,16 +349,19 @@ TEST(status_of_a_zombie_shows_mode_3_and_its_mask)
 		CHILD_ASSERT(mask_prctl(&m) == 0);
 		_exit(0);
 	}
-	/* Wait (bounded) for the zombie, without reaping it. */
-	for (i = 0; i < CHILD_TIMEOUT_MS; i++) {
+	/* Wait for the zombie, without reaping it, until a deadline. */
+	deadline = now() + CHILD_TIMEOUT_MS / 1000.0;
+	for (;;) {
 		memset(&info, 0, sizeof(info));
 		ASSERT_EQ(0, waitid(P_PID, pid, &info,
 				    WEXITED | WNOWAIT | WNOHANG));
-		if (info.si_pid == pid)
+		if (info.si_pid == pid || now() >= deadline)
 			break;
-		usleep(1000);
+		nanosleep(&step, NULL);
 	}
 	ASSERT_EQ(pid, info.si_pid) {
+		TH_LOG("the child did not exit within %d ms: killed",
+		       CHILD_TIMEOUT_MS);
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 	}

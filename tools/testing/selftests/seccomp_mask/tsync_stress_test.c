@@ -262,21 +262,26 @@ static unsigned long calls_of(int i)
 	return __atomic_load_n(&readers[i].calls, __ATOMIC_ACQUIRE);
 }
 
-/* Wait until every reader has made a call; false after CHILD_TIMEOUT_MS. */
+/*
+ * Wait until every reader has made a call; false once CHILD_TIMEOUT_MS of
+ * CLOCK_MONOTONIC have passed without it.
+ */
 static bool readers_running(void)
 {
 	struct timespec step = { 0, 1000 * 1000 };
-	int i, ms;
+	double deadline = now() + CHILD_TIMEOUT_MS / 1000.0;
+	int i;
 
-	for (ms = 0; ms < CHILD_TIMEOUT_MS; ms++) {
+	for (;;) {
 		for (i = 0; i < NR_READERS; i++)
 			if (!calls_of(i))
 				break;
 		if (i == NR_READERS)
 			return true;
+		if (now() >= deadline)
+			return false;
 		nanosleep(&step, NULL);
 	}
-	return false;
 }
 
 /* The child: everything under the masks. Exits 0 when all held. */
