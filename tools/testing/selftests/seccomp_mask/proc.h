@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Seccomp mask mode selftests: /proc, sysctl, kmsg and audit record helpers
+ * Seccomp mask mode selftests: /proc, sysctl, kmsg and audit record helpers,
+ * and a read with a deadline
  */
 
 #ifndef _SELFTESTS_SECCOMP_MASK_PROC_H
 #define _SELFTESTS_SECCOMP_MASK_PROC_H
 
+#include <poll.h>
+
 #include "abi.h"
+#include "child.h"
 #include "install.h"
 
 /* Write @s to the file @path (a sysctl, a debugfs knob): true when all went. */
@@ -56,6 +60,80 @@ static inline int kmsg_open_at_end(void)
 		return -1;
 	}
 	return fd;
+}
+
+/*
+ * Read what the kernel logged since @fd was opened (kmsg_open_at_end()),
+ * to its end: 1 with the first record that has a warning in @what, 0
+ * when there is none, -1 with errno when the log could not be read to
+ * its end (then nothing was checked: never taken for a clean log).
+ */
+static inline int kmsg_warnings(int fd, char *what, size_t len)
+{
+	static const char *const bad[] = {
+		"WARNING:", "BUG:", "Call Trace:", "refcount_t:", "UBSAN:",
+		"KASAN:", "general protection", "Oops",
+		"blocked for more than",	/* the hung task detector */
+	};
+	char buf[8192];
+	ssize_t n;
+	size_t i;
+
+	for (;;) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		if (n < 0 && errno == EAGAIN)
+			return 0;	/* the end of the log */
+		if (n < 0 && errno == EPIPE)
+			continue;	/* records overwritten: go on */
+		if (n <= 0) {
+			if (!n)
+				errno = ENODATA;
+			return -1;
+		}
+		buf[n] = '\0';
+		for (i = 0; i < ARRAY_SIZE(bad); i++) {
+			if (strstr(buf, bad[i])) {
+				n = strnlen(buf, len - 1);
+				memcpy(what, buf, n);
+				what[n] = '\0';
+				return 1;
+			}
+		}
+	}
+}
+
+/*
+ * Read @len bytes of @fd until the deadline @end: the bytes read, -1 on
+ * an error, or -2 when the deadline passed first.
+ */
+static inline ssize_t read_until(int fd, void *buf, size_t len, double end)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	size_t off = 0;
+	ssize_t n;
+	int ms;
+
+	while (off < len) {
+		ms = (end - now()) * 1000;
+		if (ms <= 0)
+			return -2;
+		n = poll(&pfd, 1, ms);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (!n)
+			continue;
+		n = read(fd, (char *)buf + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (!n)
+			break;
+		off += n;
+	}
+	return off;
 }
 
 /*

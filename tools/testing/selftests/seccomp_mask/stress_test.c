@@ -691,46 +691,6 @@ static int reader(pid_t pid)
 	return 0;
 }
 
-/*
- * Read what the kernel logged since @fd was opened (kmsg_open_at_end()),
- * to its end: 1 with the first record that has a warning in @what, 0
- * when there is none, -1 with errno when the log could not be read to
- * its end (then nothing was checked: never taken for a clean log).
- */
-static int kmsg_warnings(int fd, char *what, size_t len)
-{
-	static const char *const bad[] = {
-		"WARNING:", "BUG:", "Call Trace:", "refcount_t:", "UBSAN:",
-		"KASAN:", "general protection", "Oops",
-		"blocked for more than",	/* the hung task detector */
-	};
-	char buf[8192];
-	ssize_t n;
-	size_t i;
-
-	for (;;) {
-		n = read(fd, buf, sizeof(buf) - 1);
-		if (n < 0 && errno == EAGAIN)
-			return 0;	/* the end of the log */
-		if (n < 0 && errno == EPIPE)
-			continue;	/* records overwritten: go on */
-		if (n <= 0) {
-			if (!n)
-				errno = ENODATA;
-			return -1;
-		}
-		buf[n] = '\0';
-		for (i = 0; i < ARRAY_SIZE(bad); i++) {
-			if (strstr(buf, bad[i])) {
-				n = strnlen(buf, len - 1);
-				memcpy(what, buf, n);
-				what[n] = '\0';
-				return 1;
-			}
-		}
-	}
-}
-
 TEST(tighten_fork_and_read_status_concurrently)
 {
 	int status = 0, rstatus = 0, kmsg, warned, kmsg_err, i;
