@@ -57,6 +57,9 @@
  *              instruction count sees no cache traffic).
  */
 #define _GNU_SOURCE
+/* The uapi of the mask mode (version 3), whatever the headers have. */
+#include "uapi_fallback.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -88,51 +91,9 @@
 
 #include "kselftest_compat.h"
 
-/* Fallbacks for headers without the mask mode (the tests then skip). */
-#ifndef SECCOMP_MODE_MASK
-#define SECCOMP_MODE_MASK	3
-#endif
-#ifndef SECCOMP_MASK_MAX_BITS
-#define SECCOMP_MASK_MAX_BITS	1024
-#endif
 #ifndef PR_SET_NO_NEW_PRIVS
 #define PR_SET_NO_NEW_PRIVS	38
 #endif
-#ifndef SECCOMP_RET_KILL_PROCESS
-#define SECCOMP_RET_KILL_PROCESS 0x80000000U
-#endif
-#ifndef SECCOMP_RET_TRAP
-#define SECCOMP_RET_TRAP	0x00030000U
-#endif
-#ifndef SECCOMP_RET_ERRNO
-#define SECCOMP_RET_ERRNO	0x00050000U
-#endif
-#ifndef SECCOMP_RET_LOG
-#define SECCOMP_RET_LOG		0x7ffc0000U
-#endif
-#ifndef SECCOMP_SET_MODE_FILTER
-#define SECCOMP_SET_MODE_FILTER	1
-#endif
-#ifndef SECCOMP_FILTER_FLAG_TSYNC
-#define SECCOMP_FILTER_FLAG_TSYNC	1UL	/* bit 0 */
-#endif
-/* Version 3 of the contract; our own names, whatever the headers have. */
-#define BENCH_SET_MODE_MASK	4
-#define BENCH_MASK_FLAG_TSYNC	1UL	/* bit 0 */
-
-struct bench_mask {
-	__u32 arch;
-	__u32 nbits;
-	__aligned_u64 bits;
-};
-
-struct bench_mask_set {		/* version 3: the size first */
-	__u32 size;
-	__u32 nr_masks;
-	__u32 action;
-	__u32 __reserved;
-	__aligned_u64 masks;
-};
 
 #if defined(__x86_64__) && !defined(__ILP32__)
 #define SELF_ARCH	AUDIT_ARCH_X86_64
@@ -817,13 +778,13 @@ static void measure_tsync(const void *a)
 	const struct tsync_arg *arg = a;
 	const struct sandbox *sb = arg->sb;
 	struct timespec settle = { 0, 20000000 };
-	struct bench_mask m = {
+	struct seccomp_mask m = {
 		.arch = SELF_ARCH,
 		.nbits = mask_nbits(&sb->mask),
 		.bits = (uintptr_t)sb->mask.bits,
 	};
-	struct bench_mask_set set = {
-		.size = sizeof(struct bench_mask_set),
+	struct seccomp_mask_set set = {
+		.size = sizeof(struct seccomp_mask_set),
 		.nr_masks = 1,
 		.action = sb->action,
 		.masks = (uintptr_t)&m,
@@ -847,8 +808,8 @@ static void measure_tsync(const void *a)
 	nanosleep(&settle, NULL);	/* let them block in futex */
 	if (sb_has_mask(sb)) {
 		t0 = now_ns();
-		ret = syscall(__NR_seccomp, BENCH_SET_MODE_MASK,
-			      BENCH_MASK_FLAG_TSYNC, &set);
+		ret = syscall(__NR_seccomp, SECCOMP_SET_MODE_MASK,
+			      SECCOMP_MASK_FLAG_TSYNC, &set);
 		t1 = now_ns();
 	} else {
 		fprog.len = sb->filter[0]->len;
