@@ -24,6 +24,29 @@ FIXTURE_VARIANT_ADD(tighten, seccomp) {
 FIXTURE_SETUP(tighten) {}
 FIXTURE_TEARDOWN(tighten) {}
 
+/*
+ * fork_masked() with @old, and the child tightens to @new: that returns 0
+ * (@err 0) or fails with @err, and the child stays in mode 3. The pid in
+ * the parent, 0 in the child.
+ */
+static pid_t fork_tightened(struct __test_metadata *const _metadata,
+			    bool use_seccomp, const struct mask *old,
+			    const struct mask *new, int err)
+{
+	pid_t pid = fork_masked(_metadata, use_seccomp, old);
+	int ret;
+
+	if (pid == 0) {
+		ret = mask_install(use_seccomp, new);
+		if (err)
+			CHILD_ASSERT(ret == -1 && errno == err);
+		else
+			CHILD_ASSERT(ret == 0);
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
+	}
+	return pid;
+}
+
 TEST_F(tighten, subset_works_and_is_enforced)
 {
 	struct mask old, new;
@@ -52,11 +75,9 @@ TEST_F(tighten, same_mask_again_works)
 	if (!require_mask(_metadata))
 		return;
 	mask_all_but(&m, __NR_getppid);
-	pid = fork_masked(_metadata, variant->use_seccomp, &m);
-	if (pid == 0) {
-		CHILD_ASSERT(mask_install(variant->use_seccomp, &m) == 0);
+	pid = fork_tightened(_metadata, variant->use_seccomp, &m, &m, 0);
+	if (pid == 0)
 		_exit(0);
-	}
 	ASSERT_CHILD_OK(pid);
 }
 
@@ -69,10 +90,8 @@ TEST_F(tighten, superset_fails_with_eperm_and_keeps_old_mask)
 		return;
 	mask_all_but(&old, __NR_getppid);
 	mask_all(&new, SECCOMP_MASK_MAX_BITS);
-	pid = fork_masked(_metadata, variant->use_seccomp, &old);
+	pid = fork_tightened(_metadata, variant->use_seccomp, &old, &new, EPERM);
 	if (pid == 0) {
-		CHILD_ASSERT(mask_install(variant->use_seccomp, &new) == -1 && errno == EPERM);
-		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
 		CHILD_DENIED(syscall(__NR_getppid));
 		_exit(0);
 	}
@@ -92,9 +111,8 @@ TEST_F(tighten, longer_mask_with_zero_extra_bits_works)
 	mask_all(&new, 512);
 	new.nbits = SECCOMP_MASK_MAX_BITS;
 	mask_clear(&new, __NR_getppid);
-	pid = fork_masked(_metadata, variant->use_seccomp, &old);
+	pid = fork_tightened(_metadata, variant->use_seccomp, &old, &new, 0);
 	if (pid == 0) {
-		CHILD_ASSERT(mask_install(variant->use_seccomp, &new) == 0);
 		CHILD_DENIED(syscall(__NR_getppid));
 		_exit(0);
 	}
@@ -112,9 +130,8 @@ TEST_F(tighten, longer_mask_with_a_set_extra_bit_fails_with_eperm)
 	mask_all(&new, 512);
 	new.nbits = SECCOMP_MASK_MAX_BITS;
 	mask_set(&new, NR_UNIMPLEMENTED);
-	pid = fork_masked(_metadata, variant->use_seccomp, &old);
+	pid = fork_tightened(_metadata, variant->use_seccomp, &old, &new, EPERM);
 	if (pid == 0) {
-		CHILD_ASSERT(mask_install(variant->use_seccomp, &new) == -1 && errno == EPERM);
 		/* The old mask holds: NR_UNIMPLEMENTED is outside it. */
 		CHILD_DENIED(syscall(NR_UNIMPLEMENTED));
 		_exit(0);
