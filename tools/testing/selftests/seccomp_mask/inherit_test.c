@@ -25,6 +25,29 @@ static bool grandchild_died_at_denied_call(void)
 				__ATOMIC_SEQ_CST);
 }
 
+/*
+ * In the child, with the mask installed: its own child, made by vfork()
+ * with @use_vfork, else by fork(), dies by SIGSYS at its denied getppid.
+ * (The vforked one makes no call before that one.)
+ */
+static void grandchild_dies_at_getppid(bool use_vfork)
+{
+	int status;
+	pid_t gc;
+
+	gc = use_vfork ? vfork() : fork();
+	CHILD_ASSERT(gc >= 0);
+	if (gc == 0) {
+		if (!use_vfork)
+			CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
+		CHILD_DENIED(syscall(__NR_getppid));
+		_exit(0);
+	}
+	CHILD_ASSERT(waitpid(gc, &status, 0) == gc);
+	CHILD_ASSERT(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS);
+	CHILD_ASSERT(grandchild_died_at_denied_call());
+}
+
 TEST(fork_child_inherits_the_mask)
 {
 	pid_t pid;
@@ -33,20 +56,8 @@ TEST(fork_child_inherits_the_mask)
 		return;
 	pid = fork_child(_metadata);
 	if (pid == 0) {
-		int status;
-		pid_t gc;
-
 		install_deny_getppid();
-		gc = fork();
-		CHILD_ASSERT(gc >= 0);
-		if (gc == 0) {
-			CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
-			CHILD_DENIED(syscall(__NR_getppid));
-			_exit(0);
-		}
-		CHILD_ASSERT(waitpid(gc, &status, 0) == gc);
-		CHILD_ASSERT(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS);
-		CHILD_ASSERT(grandchild_died_at_denied_call());
+		grandchild_dies_at_getppid(false);
 		/* The parent is unaffected by its child's kill. */
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
 		_exit(0);
@@ -62,19 +73,8 @@ TEST(vfork_child_inherits_the_mask)
 		return;
 	pid = fork_child(_metadata);
 	if (pid == 0) {
-		int status;
-		pid_t gc;
-
 		install_deny_getppid();
-		gc = vfork();
-		CHILD_ASSERT(gc >= 0);
-		if (gc == 0) {
-			CHILD_DENIED(syscall(__NR_getppid));
-			_exit(0);
-		}
-		CHILD_ASSERT(waitpid(gc, &status, 0) == gc);
-		CHILD_ASSERT(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS);
-		CHILD_ASSERT(grandchild_died_at_denied_call());
+		grandchild_dies_at_getppid(true);
 		_exit(0);
 	}
 	ASSERT_CHILD_OK(pid);
