@@ -52,6 +52,19 @@ static inline void mask_all_but(struct mask *m, unsigned int nr)
 	mask_clear(m, nr);
 }
 
+/*
+ * Everything up to SECCOMP_MASK_MAX_BITS allowed but the @n numbers from
+ * @first on.
+ */
+static inline void mask_all_but_n(struct mask *m, unsigned int first, int n)
+{
+	int i;
+
+	mask_all(m, SECCOMP_MASK_MAX_BITS);
+	for (i = 0; i < n; i++)
+		mask_clear(m, first + i);
+}
+
 /* The set bits in the kernel's bitmap list format (%*pbl): "0-3,15". */
 static inline void mask_format(const struct mask *m, char *buf, size_t len)
 {

@@ -67,16 +67,6 @@
 #define BAD		(-2)	/* inconsistent */
 #define NONE		(-3)	/* not read yet */
 
-/* The mask of state @k, the same for both ABIs. */
-static void state_mask(struct mask *m, int k)
-{
-	int i;
-
-	mask_all(m, SECCOMP_MASK_MAX_BITS);
-	for (i = 0; i < k; i++)
-		mask_clear(m, STATE_FIRST_CLEARED + i);
-}
-
 /* In a racer: install state 0, then tighten to every other state. */
 static void every_state(bool both)
 {
@@ -87,7 +77,7 @@ static void every_state(bool both)
 	for (k = 0; k < NR_STATES; k++) {
 		const struct mask *both_m[2] = { &m, &m };
 
-		state_mask(&m, k);
+		mask_all_but_n(&m, STATE_FIRST_CLEARED, k);
 		CHILD_ASSERT(mask_seccomp_set(0, SECCOMP_RET_ERRNO | (k + 1),
 					      both ? 2 : 1, arch, both_m) == 0);
 	}
@@ -371,7 +361,7 @@ static void race_init(struct race *r)
 	for (k = 0; k < NR_STATES; k++) {
 		struct mask m;
 
-		state_mask(&m, k);
+		mask_all_but_n(&m, STATE_FIRST_CLEARED, k);
 		mask_format(&m, r->fmt[k], sizeof(r->fmt[k]));
 	}
 }

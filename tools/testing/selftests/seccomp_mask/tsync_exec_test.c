@@ -95,15 +95,6 @@ static __u32 state_action(int k)
 	return SECCOMP_RET_ERRNO | (STATE_ERRNO + k);
 }
 
-static void state_mask(struct mask *m, int k)
-{
-	int i;
-
-	mask_all(m, SECCOMP_MASK_MAX_BITS);
-	for (i = 0; i < k; i++)
-		mask_clear(m, PROBE_FIRST + i);
-}
-
 static long install(unsigned int flags, const struct mask *m, int k)
 {
 	return mask_seccomp_set(flags, state_action(k), 1,
@@ -164,7 +155,7 @@ static void image_check(struct image_report *rep)
 	}
 	k = e - STATE_ERRNO;
 	rep->state = k;
-	state_mask(&m, k);
+	mask_all_but_n(&m, PROBE_FIRST, k);
 	mask_format(&m, want, sizeof(want));
 	if (!image_line(buf, "Seccomp", "3", rep) ||
 	    !image_line(buf, "Seccomp_filters", "0", rep) ||
@@ -217,7 +208,7 @@ static void *tsyncer(void *arg)
 	long ret;
 	int k;
 
-	state_mask(&m, 0);
+	mask_all_but_n(&m, PROBE_FIRST, 0);
 	for (k = 1; k <= MAX_STATE; k++) {
 		mask_clear(&m, PROBE_FIRST + k - 1);
 		__atomic_store_n(&sh->attempt, k, __ATOMIC_SEQ_CST);
@@ -276,7 +267,7 @@ static void __noreturn round_child(bool leader_execs)
 	int i;
 
 	CHILD_ASSERT(set_nnp() == 0);
-	state_mask(&m, 0);
+	mask_all_but_n(&m, PROBE_FIRST, 0);
 	CHILD_ASSERT(install(0, &m, 0) == 0);
 	for (i = 0; i < NR_IDLE; i++)
 		CHILD_ASSERT(pthread_create(&t, NULL, idle, NULL) == 0);
