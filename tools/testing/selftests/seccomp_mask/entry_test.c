@@ -56,72 +56,51 @@
  * is below sud_call_in. Every libc syscall is outside the range too.
  */
 #if X86_BUILD == 64
-asm (".pushsection .text\n"
-	".globl sud_call_out\n"
-	".hidden sud_call_out\n"
-	".type sud_call_out, @function\n"
-	"sud_call_out:\n"
-	"	movq %rdi, %rax\n"
-	"	movq %rsi, %rdi\n"
-	"	movq %rdx, %rsi\n"
-	"	movq %rcx, %rdx\n"
+/* The call: number and three arguments in, the syscall made. */
+#define SUD_CALL_MAKE				\
+	"	movq %rdi, %rax\n"		\
+	"	movq %rsi, %rdi\n"		\
+	"	movq %rdx, %rsi\n"		\
+	"	movq %rcx, %rdx\n"		\
 	"	syscall\n"
-	".globl sud_call_out_ip\n"
-	".hidden sud_call_out_ip\n"
-	"sud_call_out_ip:\n"
+/* And back, right after the syscall instruction. */
+#define SUD_CALL_RETURN				\
 	"	ret\n"
-	".size sud_call_out, . - sud_call_out\n"
-	".globl sud_call_in\n"
-	".hidden sud_call_in\n"
-	".type sud_call_in, @function\n"
-	"sud_call_in:\n"
-	"	movq %rdi, %rax\n"
-	"	movq %rsi, %rdi\n"
-	"	movq %rdx, %rsi\n"
-	"	movq %rcx, %rdx\n"
-	"	syscall\n"
-	"	ret\n"
-	".size sud_call_in, . - sud_call_in\n"
-	".globl sud_call_in_end\n"
-	".hidden sud_call_in_end\n"
-	"sud_call_in_end:\n"
-	".popsection\n");
 #else
+#define SUD_CALL_MAKE				\
+	"	pushl %ebx\n"			\
+	"	movl 8(%esp), %eax\n"		\
+	"	movl 12(%esp), %ebx\n"		\
+	"	movl 16(%esp), %ecx\n"		\
+	"	movl 20(%esp), %edx\n"		\
+	"	int $0x80\n"
+#define SUD_CALL_RETURN				\
+	"	popl %ebx\n"			\
+	"	ret\n"
+#endif
+
 asm (".pushsection .text\n"
 	".globl sud_call_out\n"
 	".hidden sud_call_out\n"
 	".type sud_call_out, @function\n"
 	"sud_call_out:\n"
-	"	pushl %ebx\n"
-	"	movl 8(%esp), %eax\n"
-	"	movl 12(%esp), %ebx\n"
-	"	movl 16(%esp), %ecx\n"
-	"	movl 20(%esp), %edx\n"
-	"	int $0x80\n"
+	SUD_CALL_MAKE
 	".globl sud_call_out_ip\n"
 	".hidden sud_call_out_ip\n"
 	"sud_call_out_ip:\n"
-	"	popl %ebx\n"
-	"	ret\n"
+	SUD_CALL_RETURN
 	".size sud_call_out, . - sud_call_out\n"
 	".globl sud_call_in\n"
 	".hidden sud_call_in\n"
 	".type sud_call_in, @function\n"
 	"sud_call_in:\n"
-	"	pushl %ebx\n"
-	"	movl 8(%esp), %eax\n"
-	"	movl 12(%esp), %ebx\n"
-	"	movl 16(%esp), %ecx\n"
-	"	movl 20(%esp), %edx\n"
-	"	int $0x80\n"
-	"	popl %ebx\n"
-	"	ret\n"
+	SUD_CALL_MAKE
+	SUD_CALL_RETURN
 	".size sud_call_in, . - sud_call_in\n"
 	".globl sud_call_in_end\n"
 	".hidden sud_call_in_end\n"
 	"sud_call_in_end:\n"
 	".popsection\n");
-#endif
 
 #define HIDDEN __attribute__((visibility("hidden")))
 typedef long sud_call_fn(long nr, long a, long b, long c);
