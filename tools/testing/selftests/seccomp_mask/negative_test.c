@@ -197,6 +197,23 @@ static long install_full(__u32 action)
 				arch, m);
 }
 
+/* fork_child(), and the child sets no_new_privs and install_full(@action). */
+static pid_t fork_full(struct __test_metadata *const _metadata, __u32 action)
+{
+	pid_t pid = fork_child(_metadata);
+
+	if (pid == 0) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(install_full(action) == 0);
+	}
+	return pid;
+}
+
+/* In a child: the number next to the variant's (skip_nr()) is -ENOSYS. */
+#define CHILD_ASSERT_SKIP_NR_ENOSYS()					\
+	CHILD_ASSERT(neg_call(variant->entry, skip_nr(variant)) ==	\
+		     self->enosys)
+
 TEST_F(negative, kill_action_kills_at_the_call)
 {
 	pid_t pid;
@@ -206,20 +223,16 @@ TEST_F(negative, kill_action_kills_at_the_call)
 	if (pid == 0) {
 		CHILD_ASSERT(neg_call(variant->entry, variant->nr) ==
 			     self->enosys);
-		CHILD_ASSERT(neg_call(variant->entry, skip_nr(variant)) ==
-			     self->enosys);
+		CHILD_ASSERT_SKIP_NR_ENOSYS();
 		_exit(0);
 	}
 	ASSERT_CHILD_OK(pid);
 
-	pid = fork_child(_metadata);
+	pid = fork_full(_metadata, 0);
 	if (pid == 0) {
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(install_full(0) == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
 		/* -1 is never denied. */
-		CHILD_ASSERT(neg_call(variant->entry, skip_nr(variant)) ==
-			     self->enosys);
+		CHILD_ASSERT_SKIP_NR_ENOSYS();
 		CHILD_DENIED(neg_call(variant->entry, variant->nr));
 		_exit(0);
 	}
@@ -230,14 +243,11 @@ TEST_F(negative, kill_action_kills_under_a_filter)
 {
 	pid_t pid;
 
-	pid = fork_child(_metadata);
+	pid = fork_full(_metadata, 0);
 	if (pid == 0) {
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(install_full(0) == 0);
 		CHILD_ASSERT(filter_allow_all() == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
-		CHILD_ASSERT(neg_call(variant->entry, skip_nr(variant)) ==
-			     self->enosys);
+		CHILD_ASSERT_SKIP_NR_ENOSYS();
 		CHILD_DENIED(neg_call(variant->entry, variant->nr));
 		_exit(0);
 	}
@@ -248,14 +258,11 @@ TEST_F(negative, errno_action_returns_the_errno)
 {
 	pid_t pid;
 
-	pid = fork_child(_metadata);
+	pid = fork_full(_metadata, SECCOMP_RET_ERRNO | DENY_ERRNO);
 	if (pid == 0) {
 		long ret;
 
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(install_full(SECCOMP_RET_ERRNO | DENY_ERRNO) == 0);
-		CHILD_ASSERT(neg_call(variant->entry, skip_nr(variant)) ==
-			     self->enosys);
+		CHILD_ASSERT_SKIP_NR_ENOSYS();
 		if (variant->entry == E_LIBC) {
 			errno = 0;
 			ret = syscall(variant->nr);
@@ -273,15 +280,12 @@ TEST_F(negative, trap_action_signals_the_number)
 {
 	pid_t pid;
 
-	pid = fork_child(_metadata);
+	pid = fork_full(_metadata, SECCOMP_RET_TRAP);
 	if (pid == 0) {
 		long ret;
 
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(install_full(SECCOMP_RET_TRAP) == 0);
 		CHILD_ASSERT(catch_sigsys() == 0);
-		CHILD_ASSERT(neg_call(variant->entry, skip_nr(variant)) ==
-			     self->enosys);
+		CHILD_ASSERT_SKIP_NR_ENOSYS();
 		CHILD_ASSERT(sigsys_seen.count == 0);
 		ret = neg_call(variant->entry, variant->nr);
 		CHILD_ASSERT(sigsys_seen.count == 1);
