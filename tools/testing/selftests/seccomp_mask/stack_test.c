@@ -105,6 +105,24 @@ static void check_stacked(pid_t tid)
 	CHILD_ASSERT(own_call(__NR_getpid) == getpid());
 }
 
+/* The mask with ERRNO 5, and the filter with ERRNO 77 for getppid. */
+static int install_mask_errno(bool via_seccomp)
+{
+	return install_mask(via_seccomp, SECCOMP_RET_ERRNO | MASK_ERRNO);
+}
+
+static long install_filter_errno(long flags)
+{
+	return install_filter(flags, SECCOMP_RET_ERRNO | FILTER_ERRNO);
+}
+
+/* In a child with both stacked on itself: mode 2, and both enforced. */
+static void check_stacked_self(void)
+{
+	CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
+	check_stacked(0);
+}
+
 FIXTURE(mask_over_filter) {};
 
 FIXTURE_VARIANT(mask_over_filter) {
@@ -133,13 +151,10 @@ TEST_F(mask_over_filter, keeps_mode_2_and_both_apply)
 	pid = fork_child(_metadata);
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(install_filter(-1, SECCOMP_RET_ERRNO |
-					    FILTER_ERRNO) == 0);
+		CHILD_ASSERT(install_filter_errno(-1) == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
-		CHILD_ASSERT(install_mask(variant->via_seccomp,
-					  SECCOMP_RET_ERRNO | MASK_ERRNO) == 0);
-		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
-		check_stacked(0);
+		CHILD_ASSERT(install_mask_errno(variant->via_seccomp) == 0);
+		check_stacked_self();
 		_exit(0);
 	}
 	ASSERT_CHILD_OK(pid);
@@ -192,8 +207,7 @@ TEST_F(filter_over_mask, gives_mode_2_and_keeps_the_mask)
 		long expect = 0;
 
 		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(install_mask(false,
-					  SECCOMP_RET_ERRNO | MASK_ERRNO) == 0);
+		CHILD_ASSERT(install_mask_errno(false) == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
 		/*
 		 * NEW_LISTENER returns the listener's fd, the lowest free
@@ -204,10 +218,8 @@ TEST_F(filter_over_mask, gives_mode_2_and_keeps_the_mask)
 			expect = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 			CHILD_ASSERT(expect >= 0 && close(expect) == 0);
 		}
-		CHILD_ASSERT(install_filter(variant->flags, SECCOMP_RET_ERRNO |
-					    FILTER_ERRNO) == expect);
-		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
-		check_stacked(0);
+		CHILD_ASSERT(install_filter_errno(variant->flags) == expect);
+		check_stacked_self();
 		_exit(0);
 	}
 	ASSERT_CHILD_OK(pid);
@@ -461,8 +473,7 @@ TEST(allowed_call_runs_the_filters_as_without_a_mask)
 
 		mask_all(&m, SECCOMP_MASK_MAX_BITS);
 		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(install_filter(0, SECCOMP_RET_ERRNO |
-					    FILTER_ERRNO) == 0);
+		CHILD_ASSERT(install_filter_errno(0) == 0);
 		CHILD_ASSERT(mask_prctl_action(&m, SECCOMP_RET_ERRNO |
 					       MASK_ERRNO) == 0);
 		CHILD_ASSERT(install_filter(0, SECCOMP_RET_TRAP |
@@ -530,11 +541,9 @@ TEST_F(strict_over_mask, is_einval)
 		int ret;
 
 		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(install_mask(false,
-					  SECCOMP_RET_ERRNO | MASK_ERRNO) == 0);
+		CHILD_ASSERT(install_mask_errno(false) == 0);
 		if (variant->with_filter)
-			CHILD_ASSERT(install_filter(-1, SECCOMP_RET_ERRNO |
-						    FILTER_ERRNO) == 0);
+			CHILD_ASSERT(install_filter_errno(-1) == 0);
 		errno = 0;
 		if (variant->via_seccomp)
 			ret = sys_seccomp(SECCOMP_SET_MODE_STRICT, 0, NULL);
@@ -597,7 +606,7 @@ static void *masked_sibling(void *arg)
 	char c;
 
 	s->tid = syscall(__NR_gettid);
-	CHILD_ASSERT(install_mask(false, SECCOMP_RET_ERRNO | MASK_ERRNO) == 0);
+	CHILD_ASSERT(install_mask_errno(false) == 0);
 	CHILD_ASSERT(write(s->ready[1], "r", 1) == 1);
 	CHILD_ASSERT(read(s->go[0], &c, 1) == 1);
 	/* Under the filter the main thread installed, with its own mask. */
@@ -625,9 +634,7 @@ TEST(filter_tsync_reaches_a_masked_sibling_which_keeps_its_mask)
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0);
 		CHILD_ASSERT(status_is(s.tid, "Seccomp", "3"));
 		/* 0, not the TID of a thread that could not take it. */
-		CHILD_ASSERT(install_filter(SECCOMP_FILTER_FLAG_TSYNC,
-					    SECCOMP_RET_ERRNO |
-					    FILTER_ERRNO) == 0);
+		CHILD_ASSERT(install_filter_errno(SECCOMP_FILTER_FLAG_TSYNC) == 0);
 		CHILD_ASSERT(shows_stacked(s.tid));
 		CHILD_ASSERT(write(s.go[1], "g", 1) == 1);
 		CHILD_ASSERT(read(s.ready[0], &c, 1) == 1 && c == 'd');
