@@ -218,25 +218,10 @@ FIXTURE_VARIANT(action) {
 	bool other_abi;
 };
 
-FIXTURE_VARIANT_ADD(action, prctl_own_abi) {
-	.via_seccomp = false,
-	.other_abi = false,
-};
-
-FIXTURE_VARIANT_ADD(action, seccomp_own_abi) {
-	.via_seccomp = true,
-	.other_abi = false,
-};
-
-FIXTURE_VARIANT_ADD(action, prctl_other_abi) {
-	.via_seccomp = false,
-	.other_abi = true,
-};
-
-FIXTURE_VARIANT_ADD(action, seccomp_other_abi) {
-	.via_seccomp = true,
-	.other_abi = true,
-};
+FIXTURE_VARIANT_ADD(action, prctl_own_abi) { .via_seccomp = false, .other_abi = false };
+FIXTURE_VARIANT_ADD(action, seccomp_own_abi) { .via_seccomp = true, .other_abi = false };
+FIXTURE_VARIANT_ADD(action, prctl_other_abi) { .via_seccomp = false, .other_abi = true };
+FIXTURE_VARIANT_ADD(action, seccomp_other_abi) { .via_seccomp = true, .other_abi = true };
 
 FIXTURE_SETUP(action)
 {
@@ -405,53 +390,18 @@ FIXTURE_VARIANT(invalid) {
 	bool prctl_only;	/* not a __u32: seccomp(2) cannot pass it */
 };
 
-FIXTURE_VARIANT_ADD(invalid, trace) {
-	.action = SECCOMP_RET_TRACE,
-};
-
-FIXTURE_VARIANT_ADD(invalid, user_notif) {
-	.action = SECCOMP_RET_USER_NOTIF,
-};
-
-FIXTURE_VARIANT_ADD(invalid, allow) {
-	.action = SECCOMP_RET_ALLOW,
-};
-
-FIXTURE_VARIANT_ADD(invalid, errno_0) {
-	.action = SECCOMP_RET_ERRNO | 0,
-};
-
-FIXTURE_VARIANT_ADD(invalid, errno_4096) {
-	.action = SECCOMP_RET_ERRNO | 4096,
-};
-
-FIXTURE_VARIANT_ADD(invalid, errno_65535) {
-	.action = SECCOMP_RET_ERRNO | 0xffff,
-};
-
-FIXTURE_VARIANT_ADD(invalid, kill_thread_with_data) {
-	.action = SECCOMP_RET_KILL_THREAD | 1,
-};
-
-FIXTURE_VARIANT_ADD(invalid, kill_process_with_data) {
-	.action = SECCOMP_RET_KILL_PROCESS | 1,
-};
-
-FIXTURE_VARIANT_ADD(invalid, trap_with_data) {
-	.action = SECCOMP_RET_TRAP | 1,
-};
-
-FIXTURE_VARIANT_ADD(invalid, log_with_data) {
-	.action = SECCOMP_RET_LOG | 1,
-};
-
-FIXTURE_VARIANT_ADD(invalid, unknown_0x00010000) {
-	.action = 0x00010000,
-};
-
-FIXTURE_VARIANT_ADD(invalid, unknown_0xffff0000) {
-	.action = 0xffff0000,
-};
+FIXTURE_VARIANT_ADD(invalid, trace) { .action = SECCOMP_RET_TRACE };
+FIXTURE_VARIANT_ADD(invalid, user_notif) { .action = SECCOMP_RET_USER_NOTIF };
+FIXTURE_VARIANT_ADD(invalid, allow) { .action = SECCOMP_RET_ALLOW };
+FIXTURE_VARIANT_ADD(invalid, errno_0) { .action = SECCOMP_RET_ERRNO | 0 };
+FIXTURE_VARIANT_ADD(invalid, errno_4096) { .action = SECCOMP_RET_ERRNO | 4096 };
+FIXTURE_VARIANT_ADD(invalid, errno_65535) { .action = SECCOMP_RET_ERRNO | 0xffff };
+FIXTURE_VARIANT_ADD(invalid, kill_thread_with_data) { .action = SECCOMP_RET_KILL_THREAD | 1 };
+FIXTURE_VARIANT_ADD(invalid, kill_process_with_data) { .action = SECCOMP_RET_KILL_PROCESS | 1 };
+FIXTURE_VARIANT_ADD(invalid, trap_with_data) { .action = SECCOMP_RET_TRAP | 1 };
+FIXTURE_VARIANT_ADD(invalid, log_with_data) { .action = SECCOMP_RET_LOG | 1 };
+FIXTURE_VARIANT_ADD(invalid, unknown_0x00010000) { .action = 0x00010000 };
+FIXTURE_VARIANT_ADD(invalid, unknown_0xffff0000) { .action = 0xffff0000 };
 
 #if X86_BUILD == 64
 FIXTURE_VARIANT_ADD(invalid, log_with_bit_32_through_prctl) {

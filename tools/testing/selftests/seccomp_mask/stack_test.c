@@ -129,13 +129,8 @@ FIXTURE_VARIANT(mask_over_filter) {
 	bool via_seccomp;
 };
 
-FIXTURE_VARIANT_ADD(mask_over_filter, prctl) {
-	.via_seccomp = false,
-};
-
-FIXTURE_VARIANT_ADD(mask_over_filter, seccomp) {
-	.via_seccomp = true,
-};
+FIXTURE_VARIANT_ADD(mask_over_filter, prctl) { .via_seccomp = false };
+FIXTURE_VARIANT_ADD(mask_over_filter, seccomp) { .via_seccomp = true };
 
 FIXTURE_SETUP(mask_over_filter)
 {
@@ -167,21 +162,10 @@ FIXTURE_VARIANT(filter_over_mask) {
 	long flags;	/* -1: prctl() */
 };
 
-FIXTURE_VARIANT_ADD(filter_over_mask, prctl) {
-	.flags = -1,
-};
-
-FIXTURE_VARIANT_ADD(filter_over_mask, seccomp) {
-	.flags = 0,
-};
-
-FIXTURE_VARIANT_ADD(filter_over_mask, seccomp_tsync) {
-	.flags = SECCOMP_FILTER_FLAG_TSYNC,
-};
-
-FIXTURE_VARIANT_ADD(filter_over_mask, seccomp_log) {
-	.flags = SECCOMP_FILTER_FLAG_LOG,
-};
+FIXTURE_VARIANT_ADD(filter_over_mask, prctl) { .flags = -1 };
+FIXTURE_VARIANT_ADD(filter_over_mask, seccomp) { .flags = 0 };
+FIXTURE_VARIANT_ADD(filter_over_mask, seccomp_tsync) { .flags = SECCOMP_FILTER_FLAG_TSYNC };
+FIXTURE_VARIANT_ADD(filter_over_mask, seccomp_log) { .flags = SECCOMP_FILTER_FLAG_LOG };
 
 FIXTURE_VARIANT_ADD(filter_over_mask, seccomp_spec_allow) {
 	.flags = SECCOMP_FILTER_FLAG_SPEC_ALLOW,
@@ -506,22 +490,15 @@ FIXTURE_VARIANT(strict_over_mask) {
 	bool via_seccomp;
 };
 
-FIXTURE_VARIANT_ADD(strict_over_mask, prctl) {
-	.via_seccomp = false,
-};
-
-FIXTURE_VARIANT_ADD(strict_over_mask, seccomp) {
-	.via_seccomp = true,
-};
+FIXTURE_VARIANT_ADD(strict_over_mask, prctl) { .via_seccomp = false };
+FIXTURE_VARIANT_ADD(strict_over_mask, seccomp) { .via_seccomp = true };
 
 FIXTURE_VARIANT_ADD(strict_over_mask, prctl_over_mask_and_filter) {
-	.with_filter = true,
-	.via_seccomp = false,
+	.with_filter = true, .via_seccomp = false,
 };
 
 FIXTURE_VARIANT_ADD(strict_over_mask, seccomp_over_mask_and_filter) {
-	.with_filter = true,
-	.via_seccomp = true,
+	.with_filter = true, .via_seccomp = true,
 };
 
 FIXTURE_SETUP(strict_over_mask)
