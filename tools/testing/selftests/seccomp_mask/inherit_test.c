@@ -17,6 +17,16 @@ static void install_deny_getppid(void)
 	CHILD_ASSERT(mask_prctl(&deny_getppid) == 0);
 }
 
+/* fork_child(), and the child installs the mask (install_deny_getppid()). */
+static pid_t fork_denying_getppid(struct __test_metadata *const _metadata)
+{
+	pid_t pid = fork_child(_metadata);
+
+	if (pid == 0)
+		install_deny_getppid();
+	return pid;
+}
+
 /* In the child: its child reached CHILD_DENIED() and did not return. */
 static bool grandchild_died_at_denied_call(void)
 {
@@ -54,9 +64,8 @@ TEST(fork_child_inherits_the_mask)
 
 	if (!require_mask(_metadata))
 		return;
-	pid = fork_child(_metadata);
+	pid = fork_denying_getppid(_metadata);
 	if (pid == 0) {
-		install_deny_getppid();
 		grandchild_dies_at_getppid(false);
 		/* The parent is unaffected by its child's kill. */
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
@@ -71,9 +80,8 @@ TEST(vfork_child_inherits_the_mask)
 
 	if (!require_mask(_metadata))
 		return;
-	pid = fork_child(_metadata);
+	pid = fork_denying_getppid(_metadata);
 	if (pid == 0) {
-		install_deny_getppid();
 		grandchild_dies_at_getppid(true);
 		_exit(0);
 	}
@@ -134,12 +142,11 @@ TEST(pthread_shares_the_mask)
 
 	if (!require_mask(_metadata) || !require_threads(_metadata))
 		return;
-	pid = fork_child(_metadata);
+	pid = fork_denying_getppid(_metadata);
 	if (pid == 0) {
 		pthread_t t;
 		int mode = -1;
 
-		install_deny_getppid();
 		CHILD_ASSERT(pthread_create(&t, NULL, pthread_fn, &mode) == 0);
 		CHILD_ASSERT(pthread_join(t, NULL) == 0);
 		CHILD_ASSERT(mode == 3);
@@ -168,12 +175,11 @@ TEST(denied_call_in_one_thread_kills_every_thread)
 
 	if (!require_mask(_metadata) || !require_threads(_metadata))
 		return;
-	pid = fork_child(_metadata);
+	pid = fork_denying_getppid(_metadata);
 	if (pid == 0) {
 		pthread_t t[4];
 		int i;
 
-		install_deny_getppid();
 		for (i = 0; i < 3; i++)
 			CHILD_ASSERT(pthread_create(&t[i], NULL, sleeper_fn,
 						    NULL) == 0);
