@@ -652,9 +652,7 @@ static void marker_getppid(__u32 ret)
  */
 #define RUN_CHILD(action, call)						\
 	({								\
-		pid_t __pid = child_fork();				\
-									\
-		ASSERT_LE(0, __pid);					\
+		pid_t __pid = fork_child(_metadata);			\
 		if (__pid == 0)						\
 			call;						\
 		if ((action) == SECCOMP_RET_KILL_PROCESS)		\

@@ -446,8 +446,7 @@ TEST(thread_status_is_always_one_state)
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_TRUE(relay != MAP_FAILED);
 	relay->both = r.both;
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		pthread_t t;
 

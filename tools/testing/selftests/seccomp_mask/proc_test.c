@@ -54,8 +54,7 @@ TEST(status_shows_both_masks_to_another_task)
 	for (i = 0; i < ARRAY_SIZE(compat_nrs); i++)
 		mask_set(&compat, compat_nrs[i]);
 	ASSERT_EQ(0, handshake_init(&hs));
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		const __u32 arch[2] = { ARCH_X86_64, ARCH_I386 };
 		const struct mask *m[2] = { &native, &compat };
@@ -90,8 +89,7 @@ TEST(status_shows_own_mask_and_empty_other_mask_to_self)
 		SKIP(return, "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
 	mask_all_but(&m, __NR_getppid);
 	mask_clear(&m, NR_UNIMPLEMENTED);
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		char buf[8192], list[4096], want[8192];
 
@@ -235,8 +233,7 @@ TEST(status_mask_lines_readable_by_an_unprivileged_other_user)
 
 	ASSERT_EQ(0, pipe(results));
 	ASSERT_EQ(0, handshake_init(&hs));
-	target = child_fork();
-	ASSERT_LE(0, target);
+	target = fork_child(_metadata);
 	if (target == 0) {
 		const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
 		const struct mask *m[2] = { &own, &other };
@@ -260,8 +257,7 @@ TEST(status_mask_lines_readable_by_an_unprivileged_other_user)
 	}
 	ASSERT_TRUE(read_full(results[0], &self_view, sizeof(self_view)));
 
-	reader = child_fork();
-	ASSERT_LE(0, reader);
+	reader = fork_child(_metadata);
 	if (reader == 0) {
 		struct status_view v;
 
@@ -342,8 +338,7 @@ TEST(status_of_a_zombie_shows_mode_3_and_its_mask)
 	mask_all_but(&m, __NR_getppid);
 	mask_clear(&m, NR_UNIMPLEMENTED);
 	mask_format(&m, want, sizeof(want));
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(mask_prctl(&m) == 0);
@@ -405,8 +400,7 @@ TEST_F(no_mask_lines, status_has_no_mask_lines)
 	pid_t pid;
 
 	ASSERT_EQ(0, handshake_init(&hs));
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0) {
 		handshake_child_begin(&hs);
 		CHILD_ASSERT(set_nnp() == 0);

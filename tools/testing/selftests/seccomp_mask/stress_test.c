@@ -712,8 +712,7 @@ TEST(tighten_fork_and_read_status_concurrently)
 	memset(result, 0, sizeof(*result));
 	result->last_tsync = -1;
 
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0)
 		stress();
 	rpid = fork();

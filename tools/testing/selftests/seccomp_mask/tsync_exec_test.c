@@ -355,8 +355,7 @@ TEST_F_TIMEOUT(tsync_exec, image_is_fully_in_one_state, TEST_SECONDS)
 		cut_at = 1 + t.rounds % CUT_SPREAD;
 		ASSERT_EQ(0, pipe(fds));
 		report_fd = fds[1];
-		pid = child_fork();
-		ASSERT_LE(0, pid);
+		pid = fork_child(_metadata);
 		if (pid == 0) {
 			close(fds[0]);
 			round_child(variant->leader_execs);

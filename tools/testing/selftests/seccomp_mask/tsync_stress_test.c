@@ -420,8 +420,7 @@ TEST_F_TIMEOUT(tsync_stress, every_tsync_replaces_allowlists_under_readers,
 	ASSERT_TRUE(result != MAP_FAILED);
 	memset(result, 0, sizeof(*result));
 
-	pid = child_fork();
-	ASSERT_LE(0, pid);
+	pid = fork_child(_metadata);
 	if (pid == 0)
 		stress(variant->filter, seconds);
 
