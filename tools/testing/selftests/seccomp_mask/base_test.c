@@ -17,13 +17,8 @@ FIXTURE_VARIANT(install) {
 	bool use_seccomp;
 };
 
-FIXTURE_VARIANT_ADD(install, prctl) {
-	.use_seccomp = false,
-};
-
-FIXTURE_VARIANT_ADD(install, seccomp) {
-	.use_seccomp = true,
-};
+FIXTURE_VARIANT_ADD(install, prctl) { .use_seccomp = false };
+FIXTURE_VARIANT_ADD(install, seccomp) { .use_seccomp = true };
 
 FIXTURE_SETUP(install)
 {
@@ -157,13 +152,8 @@ FIXTURE_VARIANT(privilege) {
 	bool use_seccomp;
 };
 
-FIXTURE_VARIANT_ADD(privilege, prctl) {
-	.use_seccomp = false,
-};
-
-FIXTURE_VARIANT_ADD(privilege, seccomp) {
-	.use_seccomp = true,
-};
+FIXTURE_VARIANT_ADD(privilege, prctl) { .use_seccomp = false };
+FIXTURE_VARIANT_ADD(privilege, seccomp) { .use_seccomp = true };
 
 FIXTURE_SETUP(privilege) {}
 FIXTURE_TEARDOWN(privilege) {}

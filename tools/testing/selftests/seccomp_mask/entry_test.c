@@ -201,24 +201,10 @@ FIXTURE_VARIANT(sud) {
 };
 
 /* The control: dispatch alone, which any kernel since 5.11 has. */
-FIXTURE_VARIANT_ADD(sud, no_mask) {
-	.mask = false,
-};
-
-FIXTURE_VARIANT_ADD(sud, mask_errno) {
-	.mask = true,
-	.action = SECCOMP_RET_ERRNO | MASK_ERRNO,
-};
-
-FIXTURE_VARIANT_ADD(sud, mask_trap) {
-	.mask = true,
-	.action = SECCOMP_RET_TRAP,
-};
-
-FIXTURE_VARIANT_ADD(sud, mask_kill) {
-	.mask = true,
-	.action = SECCOMP_RET_KILL_PROCESS,
-};
+FIXTURE_VARIANT_ADD(sud, no_mask) { .mask = false };
+FIXTURE_VARIANT_ADD(sud, mask_errno) { .mask = true, .action = SECCOMP_RET_ERRNO | MASK_ERRNO };
+FIXTURE_VARIANT_ADD(sud, mask_trap) { .mask = true, .action = SECCOMP_RET_TRAP };
+FIXTURE_VARIANT_ADD(sud, mask_kill) { .mask = true, .action = SECCOMP_RET_KILL_PROCESS };
 
 FIXTURE_SETUP(sud) {}
 FIXTURE_TEARDOWN(sud) {}
@@ -625,13 +611,8 @@ FIXTURE_VARIANT(audit) {
 };
 
 /* The control: the same count without a mask. */
-FIXTURE_VARIANT_ADD(audit, no_mask) {
-	.mask = false,
-};
-
-FIXTURE_VARIANT_ADD(audit, mask) {
-	.mask = true,
-};
+FIXTURE_VARIANT_ADD(audit, no_mask) { .mask = false };
+FIXTURE_VARIANT_ADD(audit, mask) { .mask = true };
 
 FIXTURE_SETUP(audit)
 {

@@ -889,33 +889,14 @@ FIXTURE_VARIANT(enomem) {
 	bool other_abi;		/* prctl() through the other ABI's entry */
 };
 
-FIXTURE_VARIANT_ADD(enomem, prctl_install) {
-	.use_seccomp = false,
-};
-
-FIXTURE_VARIANT_ADD(enomem, seccomp_install) {
-	.use_seccomp = true,
-};
-
-FIXTURE_VARIANT_ADD(enomem, prctl_tighten) {
-	.use_seccomp = false,
-	.tighten = true,
-};
-
-FIXTURE_VARIANT_ADD(enomem, seccomp_tighten) {
-	.use_seccomp = true,
-	.tighten = true,
-};
+FIXTURE_VARIANT_ADD(enomem, prctl_install) { .use_seccomp = false };
+FIXTURE_VARIANT_ADD(enomem, seccomp_install) { .use_seccomp = true };
+FIXTURE_VARIANT_ADD(enomem, prctl_tighten) { .use_seccomp = false, .tighten = true };
+FIXTURE_VARIANT_ADD(enomem, seccomp_tighten) { .use_seccomp = true, .tighten = true };
 
 #ifdef X86_BUILD
-FIXTURE_VARIANT_ADD(enomem, other_abi_prctl_install) {
-	.other_abi = true,
-};
-
-FIXTURE_VARIANT_ADD(enomem, other_abi_prctl_tighten) {
-	.other_abi = true,
-	.tighten = true,
-};
+FIXTURE_VARIANT_ADD(enomem, other_abi_prctl_install) { .other_abi = true };
+FIXTURE_VARIANT_ADD(enomem, other_abi_prctl_tighten) { .other_abi = true, .tighten = true };
 
 /* PR_SET_SECCOMP through the other x86 ABI: its mask, or -errno. */
 static long other_abi_prctl(const struct mask *m)

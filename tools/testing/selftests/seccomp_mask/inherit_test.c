@@ -231,14 +231,10 @@ FIXTURE_VARIANT(execve) {
 	bool other_abi;		/* exec the helper of the other x86 ABI */
 };
 
-FIXTURE_VARIANT_ADD(execve, same_abi) {
-	.other_abi = false,
-};
+FIXTURE_VARIANT_ADD(execve, same_abi) { .other_abi = false };
 
 #ifdef X86_BUILD
-FIXTURE_VARIANT_ADD(execve, other_abi) {
-	.other_abi = true,
-};
+FIXTURE_VARIANT_ADD(execve, other_abi) { .other_abi = true };
 #endif
 
 FIXTURE_SETUP(execve)

@@ -157,13 +157,8 @@ FIXTURE_VARIANT(core) {
 	bool other_abi;
 };
 
-FIXTURE_VARIANT_ADD(core, own_abi) {
-	.other_abi = false,
-};
-
-FIXTURE_VARIANT_ADD(core, other_abi) {
-	.other_abi = true,
-};
+FIXTURE_VARIANT_ADD(core, own_abi) { .other_abi = false };
+FIXTURE_VARIANT_ADD(core, other_abi) { .other_abi = true };
 
 #define CORE_PATTERN "/proc/sys/kernel/core_pattern"
 
@@ -348,13 +343,8 @@ FIXTURE_VARIANT(audit) {
 	bool other_abi;
 };
 
-FIXTURE_VARIANT_ADD(audit, own_abi) {
-	.other_abi = false,
-};
-
-FIXTURE_VARIANT_ADD(audit, other_abi) {
-	.other_abi = true,
-};
+FIXTURE_VARIANT_ADD(audit, own_abi) { .other_abi = false };
+FIXTURE_VARIANT_ADD(audit, other_abi) { .other_abi = true };
 
 #define ACTIONS_LOGGED "/proc/sys/kernel/seccomp/actions_logged"
 
@@ -676,13 +666,8 @@ FIXTURE_VARIANT(logged) {
 	bool other_abi;
 };
 
-FIXTURE_VARIANT_ADD(logged, own_abi) {
-	.other_abi = false,
-};
-
-FIXTURE_VARIANT_ADD(logged, other_abi) {
-	.other_abi = true,
-};
+FIXTURE_VARIANT_ADD(logged, own_abi) { .other_abi = false };
+FIXTURE_VARIANT_ADD(logged, other_abi) { .other_abi = true };
 
 FIXTURE_SETUP(logged)
 {
@@ -954,9 +939,7 @@ FIXTURE_VARIANT(sigsys) {
 FIXTURE_VARIANT_ADD(sigsys, handler) { .handler = true };
 FIXTURE_VARIANT_ADD(sigsys, ignored) { .ignore = true };
 FIXTURE_VARIANT_ADD(sigsys, blocked) { .block = true };
-FIXTURE_VARIANT_ADD(sigsys, handler_and_blocked) {
-	.handler = true, .block = true,
-};
+FIXTURE_VARIANT_ADD(sigsys, handler_and_blocked) { .handler = true, .block = true };
 
 FIXTURE_SETUP(sigsys) {}
 FIXTURE_TEARDOWN(sigsys) {}

@@ -224,14 +224,8 @@ FIXTURE_VARIANT(trace_event) {
 	bool unimplemented;	/* returns what -1 returns */
 };
 
-FIXTURE_VARIANT_ADD(trace_event, changed_to_a_denied_call) {
-	.nr = __NR_getppid,
-};
-
-FIXTURE_VARIANT_ADD(trace_event, changed_to_minus_1) {
-	.nr = -1,
-	.unimplemented = true,
-};
+FIXTURE_VARIANT_ADD(trace_event, changed_to_a_denied_call) { .nr = __NR_getppid };
+FIXTURE_VARIANT_ADD(trace_event, changed_to_minus_1) { .nr = -1, .unimplemented = true };
 
 FIXTURE_SETUP(trace_event)
 {

@@ -13,13 +13,8 @@ FIXTURE_VARIANT(tighten) {
 	bool use_seccomp;
 };
 
-FIXTURE_VARIANT_ADD(tighten, prctl) {
-	.use_seccomp = false,
-};
-
-FIXTURE_VARIANT_ADD(tighten, seccomp) {
-	.use_seccomp = true,
-};
+FIXTURE_VARIANT_ADD(tighten, prctl) { .use_seccomp = false };
+FIXTURE_VARIANT_ADD(tighten, seccomp) { .use_seccomp = true };
 
 FIXTURE_SETUP(tighten) {}
 FIXTURE_TEARDOWN(tighten) {}
@@ -179,21 +174,10 @@ FIXTURE_VARIANT(tighten_privilege) {
 	bool setuid;		/* else capset() */
 };
 
-FIXTURE_VARIANT_ADD(tighten_privilege, prctl_capset) {
-	.use_seccomp = false, .setuid = false,
-};
-
-FIXTURE_VARIANT_ADD(tighten_privilege, prctl_setuid) {
-	.use_seccomp = false, .setuid = true,
-};
-
-FIXTURE_VARIANT_ADD(tighten_privilege, seccomp_capset) {
-	.use_seccomp = true, .setuid = false,
-};
-
-FIXTURE_VARIANT_ADD(tighten_privilege, seccomp_setuid) {
-	.use_seccomp = true, .setuid = true,
-};
+FIXTURE_VARIANT_ADD(tighten_privilege, prctl_capset) { .use_seccomp = false, .setuid = false };
+FIXTURE_VARIANT_ADD(tighten_privilege, prctl_setuid) { .use_seccomp = false, .setuid = true };
+FIXTURE_VARIANT_ADD(tighten_privilege, seccomp_capset) { .use_seccomp = true, .setuid = false };
+FIXTURE_VARIANT_ADD(tighten_privilege, seccomp_setuid) { .use_seccomp = true, .setuid = true };
 
 FIXTURE_SETUP(tighten_privilege) {}
 FIXTURE_TEARDOWN(tighten_privilege) {}

@@ -775,21 +775,10 @@ FIXTURE_VARIANT(flags) {
 	unsigned int flags;
 };
 
-FIXTURE_VARIANT_ADD(flags, bit_2) {
-	.flags = 1U << 2,
-};
-
-FIXTURE_VARIANT_ADD(flags, tsync_and_bit_2) {
-	.flags = SECCOMP_MASK_FLAG_TSYNC | (1U << 2),
-};
-
-FIXTURE_VARIANT_ADD(flags, bit_31) {
-	.flags = 1U << 31,
-};
-
-FIXTURE_VARIANT_ADD(flags, all) {
-	.flags = ~0U,
-};
+FIXTURE_VARIANT_ADD(flags, bit_2) { .flags = 1U << 2 };
+FIXTURE_VARIANT_ADD(flags, tsync_and_bit_2) { .flags = SECCOMP_MASK_FLAG_TSYNC | (1U << 2) };
+FIXTURE_VARIANT_ADD(flags, bit_31) { .flags = 1U << 31 };
+FIXTURE_VARIANT_ADD(flags, all) { .flags = ~0U };
 
 FIXTURE_SETUP(flags)
 {

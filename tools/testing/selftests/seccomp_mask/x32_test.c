@@ -52,13 +52,8 @@ FIXTURE_VARIANT(x32_prctl) {
 	__u32 action;
 };
 
-FIXTURE_VARIANT_ADD(x32_prctl, kill) {
-	.action = 0,
-};
-
-FIXTURE_VARIANT_ADD(x32_prctl, errno) {
-	.action = SECCOMP_RET_ERRNO | MASK_ERRNO,
-};
+FIXTURE_VARIANT_ADD(x32_prctl, kill) { .action = 0 };
+FIXTURE_VARIANT_ADD(x32_prctl, errno) { .action = SECCOMP_RET_ERRNO | MASK_ERRNO };
 
 FIXTURE_SETUP(x32_prctl)
 {
@@ -111,17 +106,9 @@ FIXTURE_VARIANT(x32_call) {
 	__u32 action;
 };
 
-FIXTURE_VARIANT_ADD(x32_call, kill) {
-	.action = 0,
-};
-
-FIXTURE_VARIANT_ADD(x32_call, trap) {
-	.action = SECCOMP_RET_TRAP,
-};
-
-FIXTURE_VARIANT_ADD(x32_call, errno) {
-	.action = SECCOMP_RET_ERRNO | MASK_ERRNO,
-};
+FIXTURE_VARIANT_ADD(x32_call, kill) { .action = 0 };
+FIXTURE_VARIANT_ADD(x32_call, trap) { .action = SECCOMP_RET_TRAP };
+FIXTURE_VARIANT_ADD(x32_call, errno) { .action = SECCOMP_RET_ERRNO | MASK_ERRNO };
 
 FIXTURE_SETUP(x32_call)
 {
