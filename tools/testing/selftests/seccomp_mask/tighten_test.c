@@ -42,6 +42,22 @@ static pid_t fork_tightened(struct __test_metadata *const _metadata,
 	return pid;
 }
 
+/*
+ * fork_tightened(), and then the child's call @nr must be denied: the
+ * child killed by SIGSYS right at it (as ASSERT_MASK_DENIES()).
+ */
+#define ASSERT_TIGHTENED_DENIES(use_seccomp, old, new, err, nr)	\
+	do {								\
+		pid_t __pid = fork_tightened(_metadata, use_seccomp,	\
+					     old, new, err);		\
+									\
+		if (__pid == 0) {					\
+			CHILD_DENIED(syscall(nr));			\
+			_exit(0);					\
+		}							\
+		__assert_child_denied(_metadata, __pid, __LINE__);	\
+	} while (0)
+
 TEST_F(tighten, subset_works_and_is_enforced)
 {
 	struct mask old, new;
@@ -79,24 +95,18 @@ TEST_F(tighten, same_mask_again_works)
 TEST_F(tighten, superset_fails_with_eperm_and_keeps_old_mask)
 {
 	struct mask old, new;
-	pid_t pid;
 
 	if (!require_mask(_metadata))
 		return;
 	mask_all_but(&old, __NR_getppid);
 	mask_all(&new, SECCOMP_MASK_MAX_BITS);
-	pid = fork_tightened(_metadata, variant->use_seccomp, &old, &new, EPERM);
-	if (pid == 0) {
-		CHILD_DENIED(syscall(__NR_getppid));
-		_exit(0);
-	}
-	ASSERT_CHILD_DENIED(pid);
+	ASSERT_TIGHTENED_DENIES(variant->use_seccomp, &old, &new, EPERM,
+				__NR_getppid);
 }
 
 TEST_F(tighten, longer_mask_with_zero_extra_bits_works)
 {
 	struct mask old, new;
-	pid_t pid;
 
 	if (!require_mask(_metadata))
 		return;
@@ -106,18 +116,13 @@ TEST_F(tighten, longer_mask_with_zero_extra_bits_works)
 	mask_all(&new, 512);
 	new.nbits = SECCOMP_MASK_MAX_BITS;
 	mask_clear(&new, __NR_getppid);
-	pid = fork_tightened(_metadata, variant->use_seccomp, &old, &new, 0);
-	if (pid == 0) {
-		CHILD_DENIED(syscall(__NR_getppid));
-		_exit(0);
-	}
-	ASSERT_CHILD_DENIED(pid);
+	ASSERT_TIGHTENED_DENIES(variant->use_seccomp, &old, &new, 0,
+				__NR_getppid);
 }
 
 TEST_F(tighten, longer_mask_with_a_set_extra_bit_fails_with_eperm)
 {
 	struct mask old, new;
-	pid_t pid;
 
 	if (!require_mask(_metadata))
 		return;
@@ -125,13 +130,9 @@ TEST_F(tighten, longer_mask_with_a_set_extra_bit_fails_with_eperm)
 	mask_all(&new, 512);
 	new.nbits = SECCOMP_MASK_MAX_BITS;
 	mask_set(&new, NR_UNIMPLEMENTED);
-	pid = fork_tightened(_metadata, variant->use_seccomp, &old, &new, EPERM);
-	if (pid == 0) {
-		/* The old mask holds: NR_UNIMPLEMENTED is outside it. */
-		CHILD_DENIED(syscall(NR_UNIMPLEMENTED));
-		_exit(0);
-	}
-	ASSERT_CHILD_DENIED(pid);
+	/* The old mask holds: NR_UNIMPLEMENTED is outside it. */
+	ASSERT_TIGHTENED_DENIES(variant->use_seccomp, &old, &new, EPERM,
+				NR_UNIMPLEMENTED);
 }
 
 TEST_F(tighten, shorter_mask_works_and_cuts_the_tail)
