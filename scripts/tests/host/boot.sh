@@ -48,7 +48,7 @@ start=$(date +%s)
 FAKE_QEMU=hang FAKE_QEMU_PIDS=$TMPD/pids boot_fake --name t --cmd true --timeout 2
 check "boot: hang -> 124 after the timeout" [ "$RC" = 124 ]
 check "boot: ... result 'timeout 2'" [ "$(cat "$LOGS/t.result")" = "timeout 2" ]
-check "boot: ... within 6 s (not the 300 s QEMU would hang)" [ $(( $(date +%s) - start )) -le 6 ]
+check "boot: ... within 60 s (not the 300 s QEMU would hang; slack for a loaded host)" [ $(( $(date +%s) - start )) -le 60 ]
 check "boot: ... QEMU and its child are gone" eval '! alive "$TMPD/pids"'
 
 boot_fake --name t --cmd true

@@ -124,4 +124,21 @@ F=$ROOT/tools/testing/selftests/seccomp_mask/seccomp_mask_fuzz.c
 for v in SECCOMP_MASK_FUZZ_SEED SECCOMP_MASK_FUZZ_ATTEMPTS; do
 	check "mutants: the fuzzer reads $v" grep -qF "getenv(\"$v\")" "$F"
 done
+# A report seeds the results file of a subset run on a new machine: every
+# verdict row of each committed report comes back, with its header, and a
+# file that is not a report is refused with one error line.
+for doc in "$ROOT"/docs/mutants.md "$ROOT"/docs/mutants-*.md; do
+	[ -f "$doc" ] || continue
+	d=${doc#"$ROOT"/}
+	RC=0; OUT=$("$ROOT/scripts/mutants-results-from-doc" "$doc" 2>&1) || RC=1
+	for v in CAUGHT SURVIVED ERROR; do
+		n_doc=$(grep -c "^| [0-9][0-9]-[^|]* |.*| $v | " "$doc")
+		n_res=$(awk -F'\t' -v v=$v '$1 == "mutant" && $3 == v' <<<"$OUT" | wc -l)
+		check "mutants: $d seeds its $n_doc $v rows ($n_res)" [ "$RC:$n_res" = "0:$n_doc" ]
+	done
+	check "mutants: $d seeds its command, control and finished lines" \
+		[ "$(awk -F'\t' '$1 == "command" || $1 == "control" || $1 == "finished"' <<<"$OUT" | cut -f1 | tr '\n' ' ')" = "command control finished " ]
+done
+RC=0; OUT=$("$ROOT/scripts/mutants-results-from-doc" "$ROOT/README.md" 2>&1) || RC=1
+check "mutants: a file that is not a report does not seed ($OUT)" [ "$RC:$(grep -c '^error: ' <<<"$OUT")" = 1:1 ]
 exit 0

@@ -253,6 +253,14 @@ static int read_state(const char *path, char *why, size_t len)
 		}
 		return ST_MODE0;
 	}
+	/*
+	 * The kill at the final denied call marks the dying thread with
+	 * the kernel-internal SECCOMP_MODE_DEAD (4) until it has exited;
+	 * any other time, 4 is wrong.
+	 */
+	if (!strcmp(mode, "4") &&
+	    __atomic_load_n(&result->done, __ATOMIC_ACQUIRE))
+		return ST_GONE;
 	if (strcmp(mode, "3")) {
 		snprintf(why, len, "Seccomp: %s, expected 3", mode);
 		return ST_BAD;
