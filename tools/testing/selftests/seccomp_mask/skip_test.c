@@ -218,6 +218,8 @@ TEST_F(skip, syscall_minus_1_is_not_denied)
  * made -1, which is never denied.
  */
 FIXTURE(trace_event) {};
+FIXTURE_SETUP(trace_event) { require_mask(_metadata); }
+FIXTURE_TEARDOWN(trace_event) {}
 
 FIXTURE_VARIANT(trace_event) {
 	long nr;
@@ -226,13 +228,6 @@ FIXTURE_VARIANT(trace_event) {
 
 FIXTURE_VARIANT_ADD(trace_event, changed_to_a_denied_call) { .nr = __NR_getppid };
 FIXTURE_VARIANT_ADD(trace_event, changed_to_minus_1) { .nr = -1, .unimplemented = true };
-
-FIXTURE_SETUP(trace_event)
-{
-	require_mask(_metadata);
-}
-
-FIXTURE_TEARDOWN(trace_event) {}
 
 static long trace_getpid_filter(void)
 {

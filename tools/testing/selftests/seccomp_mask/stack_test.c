@@ -32,6 +32,10 @@
  */
 #define FILTER_TRAP_DATA	79
 
+#define RET_MASK_ERRNO		(SECCOMP_RET_ERRNO | MASK_ERRNO)
+#define RET_FILTER_ERRNO	(SECCOMP_RET_ERRNO | FILTER_ERRNO)
+#define RET_FILTER_TRAP		(SECCOMP_RET_TRAP | FILTER_TRAP_DATA)
+
 /*
  * A filter for this program's ABI: @ret for getppid, ERRNO 78 for getuid,
  * allow for everything else. Through prctl() when @flags is -1, else
@@ -124,6 +128,8 @@ static void check_stacked_self(void)
 }
 
 FIXTURE(mask_over_filter) {};
+FIXTURE_SETUP(mask_over_filter) { require_mask(_metadata); }
+FIXTURE_TEARDOWN(mask_over_filter) {}
 
 FIXTURE_VARIANT(mask_over_filter) {
 	bool via_seccomp;
@@ -131,13 +137,6 @@ FIXTURE_VARIANT(mask_over_filter) {
 
 FIXTURE_VARIANT_ADD(mask_over_filter, prctl) { .via_seccomp = false };
 FIXTURE_VARIANT_ADD(mask_over_filter, seccomp) { .via_seccomp = true };
-
-FIXTURE_SETUP(mask_over_filter)
-{
-	require_mask(_metadata);
-}
-
-FIXTURE_TEARDOWN(mask_over_filter) {}
 
 TEST_F(mask_over_filter, keeps_mode_2_and_both_apply)
 {
@@ -157,6 +156,8 @@ TEST_F(mask_over_filter, keeps_mode_2_and_both_apply)
 
 /* Any way of installing a filter, with any flag, over a mask. */
 FIXTURE(filter_over_mask) {};
+FIXTURE_SETUP(filter_over_mask) { require_mask(_metadata); }
+FIXTURE_TEARDOWN(filter_over_mask) {}
 
 FIXTURE_VARIANT(filter_over_mask) {
 	long flags;	/* -1: prctl() */
@@ -174,13 +175,6 @@ FIXTURE_VARIANT_ADD(filter_over_mask, seccomp_spec_allow) {
 FIXTURE_VARIANT_ADD(filter_over_mask, seccomp_new_listener) {
 	.flags = SECCOMP_FILTER_FLAG_NEW_LISTENER,
 };
-
-FIXTURE_SETUP(filter_over_mask)
-{
-	require_mask(_metadata);
-}
-
-FIXTURE_TEARDOWN(filter_over_mask) {}
 
 TEST_F(filter_over_mask, gives_mode_2_and_keeps_the_mask)
 {
@@ -231,112 +225,61 @@ struct mask_filter_case {
 };
 
 FIXTURE(order) {};
+FIXTURE_SETUP(order) { require_mask(_metadata); }
+FIXTURE_TEARDOWN(order) {}
 
 FIXTURE_VARIANT(order) {
 	struct mask_filter_case c;
 };
 
+/* { the mask's action, the filter's return, the outcome, .ret } */
 FIXTURE_VARIANT_ADD(order, mask_errno_before_filter_errno) {
-	.c = {
-		.mask_action = SECCOMP_RET_ERRNO | MASK_ERRNO,
-		.filter_ret = SECCOMP_RET_ERRNO | FILTER_ERRNO,
-		.outcome = RETURNS,
-		.ret = -MASK_ERRNO,
-	},
+	.c = { RET_MASK_ERRNO, RET_FILTER_ERRNO, RETURNS, -MASK_ERRNO },
 };
 
 FIXTURE_VARIANT_ADD(order, mask_errno_before_filter_kill) {
-	.c = {
-		.mask_action = SECCOMP_RET_ERRNO | MASK_ERRNO,
-		.filter_ret = SECCOMP_RET_KILL_PROCESS,
-		.outcome = RETURNS,
-		.ret = -MASK_ERRNO,
-	},
+	.c = { RET_MASK_ERRNO, SECCOMP_RET_KILL_PROCESS, RETURNS, -MASK_ERRNO },
 };
 
 FIXTURE_VARIANT_ADD(order, mask_errno_before_filter_trap) {
-	.c = {
-		.mask_action = SECCOMP_RET_ERRNO | MASK_ERRNO,
-		.filter_ret = SECCOMP_RET_TRAP | FILTER_TRAP_DATA,
-		.outcome = RETURNS,
-		.ret = -MASK_ERRNO,
-	},
+	.c = { RET_MASK_ERRNO, RET_FILTER_TRAP, RETURNS, -MASK_ERRNO },
 };
 
 FIXTURE_VARIANT_ADD(order, mask_errno_before_filter_trace) {
-	.c = {
-		.mask_action = SECCOMP_RET_ERRNO | MASK_ERRNO,
-		.filter_ret = SECCOMP_RET_TRACE,
-		.outcome = RETURNS,
-		.ret = -MASK_ERRNO,
-	},
+	.c = { RET_MASK_ERRNO, SECCOMP_RET_TRACE, RETURNS, -MASK_ERRNO },
 };
 
 FIXTURE_VARIANT_ADD(order, mask_errno_before_filter_user_notif) {
-	.c = {
-		.mask_action = SECCOMP_RET_ERRNO | MASK_ERRNO,
-		.filter_ret = SECCOMP_RET_USER_NOTIF,
-		.outcome = RETURNS,
-		.ret = -MASK_ERRNO,
-	},
+	.c = { RET_MASK_ERRNO, SECCOMP_RET_USER_NOTIF, RETURNS, -MASK_ERRNO },
 };
 
 FIXTURE_VARIANT_ADD(order, mask_trap_before_filter_errno) {
-	.c = {
-		.mask_action = SECCOMP_RET_TRAP,
-		.filter_ret = SECCOMP_RET_ERRNO | FILTER_ERRNO,
-		.outcome = MASK_TRAPPED,
-	},
+	.c = { SECCOMP_RET_TRAP, RET_FILTER_ERRNO, MASK_TRAPPED },
 };
 
 FIXTURE_VARIANT_ADD(order, mask_trap_before_filter_trap) {
-	.c = {
-		.mask_action = SECCOMP_RET_TRAP,
-		.filter_ret = SECCOMP_RET_TRAP | FILTER_TRAP_DATA,
-		.outcome = MASK_TRAPPED,
-	},
+	.c = { SECCOMP_RET_TRAP, RET_FILTER_TRAP, MASK_TRAPPED },
 };
 
 FIXTURE_VARIANT_ADD(order, mask_trap_before_filter_kill) {
-	.c = {
-		.mask_action = SECCOMP_RET_TRAP,
-		.filter_ret = SECCOMP_RET_KILL_PROCESS,
-		.outcome = MASK_TRAPPED,
-	},
+	.c = { SECCOMP_RET_TRAP, SECCOMP_RET_KILL_PROCESS, MASK_TRAPPED },
 };
 
 FIXTURE_VARIANT_ADD(order, mask_kill_before_filter_errno) {
-	.c = {
-		.mask_action = SECCOMP_RET_KILL_PROCESS,
-		.filter_ret = SECCOMP_RET_ERRNO | FILTER_ERRNO,
-		.outcome = KILLED_AT_CALL,
-	},
+	.c = { SECCOMP_RET_KILL_PROCESS, RET_FILTER_ERRNO, KILLED_AT_CALL },
 };
 
 FIXTURE_VARIANT_ADD(order, mask_zero_before_filter_allow) {
-	.c = {
-		.mask_action = 0,
-		.filter_ret = SECCOMP_RET_ALLOW,
-		.outcome = KILLED_AT_CALL,
-	},
+	.c = { 0, SECCOMP_RET_ALLOW, KILLED_AT_CALL },
 };
 
 FIXTURE_VARIANT_ADD(order, mask_log_goes_on_to_filter_errno) {
-	.c = {
-		.mask_action = SECCOMP_RET_LOG,
-		.filter_ret = SECCOMP_RET_ERRNO | FILTER_ERRNO,
-		.outcome = RETURNS,
-		.ret = -FILTER_ERRNO,
-	},
+	.c = { SECCOMP_RET_LOG, RET_FILTER_ERRNO, RETURNS, -FILTER_ERRNO },
 };
 
+/* No tracer: the filter's TRACE skips the call. */
 FIXTURE_VARIANT_ADD(order, mask_log_goes_on_to_filter_trace) {
-	.c = {
-		/* No tracer: the filter's TRACE skips the call. */
-		.mask_action = SECCOMP_RET_LOG,
-		.filter_ret = SECCOMP_RET_TRACE,
-		.outcome = UNIMPLEMENTED,
-	},
+	.c = { SECCOMP_RET_LOG, SECCOMP_RET_TRACE, UNIMPLEMENTED },
 };
 
 /*
@@ -344,27 +287,12 @@ FIXTURE_VARIANT_ADD(order, mask_log_goes_on_to_filter_trace) {
  * filter's from a mask that wrongly kills instead of logging.
  */
 FIXTURE_VARIANT_ADD(order, mask_log_goes_on_to_filter_trap) {
-	.c = {
-		.mask_action = SECCOMP_RET_LOG,
-		.filter_ret = SECCOMP_RET_TRAP | FILTER_TRAP_DATA,
-		.outcome = FILTER_TRAPPED,
-	},
+	.c = { SECCOMP_RET_LOG, RET_FILTER_TRAP, FILTER_TRAPPED },
 };
 
 FIXTURE_VARIANT_ADD(order, mask_log_goes_on_to_filter_allow) {
-	.c = {
-		.mask_action = SECCOMP_RET_LOG,
-		.filter_ret = SECCOMP_RET_ALLOW,
-		.outcome = RUNS,
-	},
+	.c = { SECCOMP_RET_LOG, SECCOMP_RET_ALLOW, RUNS },
 };
-
-FIXTURE_SETUP(order)
-{
-	require_mask(_metadata);
-}
-
-FIXTURE_TEARDOWN(order) {}
 
 static void check_order(struct __test_metadata *const _metadata,
 			const struct mask_filter_case *c, bool mask_first)
@@ -484,6 +412,8 @@ TEST(allowed_call_runs_the_filters_as_without_a_mask)
 
 /* Strict mode stays exclusive: strict over a mask is EINVAL. */
 FIXTURE(strict_over_mask) {};
+FIXTURE_SETUP(strict_over_mask) { require_mask(_metadata); }
+FIXTURE_TEARDOWN(strict_over_mask) {}
 
 FIXTURE_VARIANT(strict_over_mask) {
 	bool with_filter;
@@ -500,13 +430,6 @@ FIXTURE_VARIANT_ADD(strict_over_mask, prctl_over_mask_and_filter) {
 FIXTURE_VARIANT_ADD(strict_over_mask, seccomp_over_mask_and_filter) {
 	.with_filter = true, .via_seccomp = true,
 };
-
-FIXTURE_SETUP(strict_over_mask)
-{
-	require_mask(_metadata);
-}
-
-FIXTURE_TEARDOWN(strict_over_mask) {}
 
 TEST_F(strict_over_mask, is_einval)
 {

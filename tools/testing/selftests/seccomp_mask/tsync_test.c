@@ -770,6 +770,8 @@ TEST(tid_is_the_one_of_the_callers_pid_namespace)
 
 /* Flags other than SECCOMP_MASK_FLAG_TSYNC and _SPEC_ALLOW are EINVAL. */
 FIXTURE(flags) {};
+FIXTURE_SETUP(flags) { require_mask(_metadata); }
+FIXTURE_TEARDOWN(flags) {}
 
 FIXTURE_VARIANT(flags) {
 	unsigned int flags;
@@ -779,13 +781,6 @@ FIXTURE_VARIANT_ADD(flags, bit_2) { .flags = 1U << 2 };
 FIXTURE_VARIANT_ADD(flags, tsync_and_bit_2) { .flags = SECCOMP_MASK_FLAG_TSYNC | (1U << 2) };
 FIXTURE_VARIANT_ADD(flags, bit_31) { .flags = 1U << 31 };
 FIXTURE_VARIANT_ADD(flags, all) { .flags = ~0U };
-
-FIXTURE_SETUP(flags)
-{
-	require_mask(_metadata);
-}
-
-FIXTURE_TEARDOWN(flags) {}
 
 TEST_F(flags, unknown_is_einval_and_installs_nothing)
 {

@@ -296,6 +296,8 @@ TEST(larger_set_tightens_like_24)
  * is read: SPEC_ALLOW (version 3) gets as far as the read of set->size.
  */
 FIXTURE(detection) {};
+FIXTURE_SETUP(detection) { require_mask(_metadata); }
+FIXTURE_TEARDOWN(detection) {}
 
 FIXTURE_VARIANT(detection) {
 	unsigned int flags;
@@ -318,13 +320,6 @@ FIXTURE_VARIANT_ADD(detection, tsync_and_spec_allow_is_efault) {
 FIXTURE_VARIANT_ADD(detection, unknown_flag_bit_2_is_einval) {
 	.flags = 1U << 2, .expected_errno = EINVAL,
 };
-
-FIXTURE_SETUP(detection)
-{
-	require_mask(_metadata);
-}
-
-FIXTURE_TEARDOWN(detection) {}
 
 TEST_F(detection, null_set)
 {

@@ -101,6 +101,8 @@ TEST_F(x32_prctl, is_einval_and_installs_nothing)
  * without it, the x32 number is still seen by seccomp before ENOSYS.
  */
 FIXTURE(x32_call) {};
+FIXTURE_SETUP(x32_call) { require_mask(_metadata); }
+FIXTURE_TEARDOWN(x32_call) {}
 
 FIXTURE_VARIANT(x32_call) {
 	__u32 action;
@@ -109,13 +111,6 @@ FIXTURE_VARIANT(x32_call) {
 FIXTURE_VARIANT_ADD(x32_call, kill) { .action = 0 };
 FIXTURE_VARIANT_ADD(x32_call, trap) { .action = SECCOMP_RET_TRAP };
 FIXTURE_VARIANT_ADD(x32_call, errno) { .action = SECCOMP_RET_ERRNO | MASK_ERRNO };
-
-FIXTURE_SETUP(x32_call)
-{
-	require_mask(_metadata);
-}
-
-FIXTURE_TEARDOWN(x32_call) {}
 
 TEST_F(x32_call, is_denied_even_with_the_native_bit_set)
 {
