@@ -320,19 +320,8 @@ FIXTURE_VARIANT_ADD(size, size_64_tail_unmapped_is_efault) {
 	.size = 64, .over_hole = 4, .expected_errno = EFAULT,
 };
 
-FIXTURE_SETUP(size)
-{
-	if (!require_mask(_metadata))
-		return;
-	self->page = page_before_hole();
-	ASSERT_TRUE(!!self->page);
-}
-
-FIXTURE_TEARDOWN(size)
-{
-	if (self->page)
-		munmap(self->page, 4096);
-}
+FIXTURE_SETUP(size) { self->page = require_mask_page(_metadata); }
+FIXTURE_TEARDOWN(size) { page_put(self->page); }
 
 TEST_F(size, rules)
 {

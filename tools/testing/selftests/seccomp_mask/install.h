@@ -188,6 +188,13 @@ static inline unsigned char *page_before_hole(void)
 	return p;
 }
 
+/* munmap() the page of page_before_hole(), if any. */
+static inline void page_put(unsigned char *page)
+{
+	if (page)
+		munmap(page, 4096);
+}
+
 /* Install or tighten this program's ABI's mask, through either call. */
 static inline int mask_install(bool use_seccomp, const struct mask *m)
 {

@@ -286,19 +286,8 @@ FIXTURE_VARIANT_ADD(order, seccomp_reserved_before_subset) {
 	},
 };
 
-FIXTURE_SETUP(order)
-{
-	if (!require_mask(_metadata))
-		return;
-	self->page = page_before_hole();
-	ASSERT_TRUE(!!self->page);
-}
-
-FIXTURE_TEARDOWN(order)
-{
-	if (self->page)
-		munmap(self->page, 4096);
-}
+FIXTURE_SETUP(order) { self->page = require_mask_page(_metadata); }
+FIXTURE_TEARDOWN(order) { page_put(self->page); }
 
 static bool has(const struct order_case *v, enum fault f)
 {

@@ -156,6 +156,22 @@ static inline bool require_mask(struct __test_metadata *const _metadata)
 	}
 	return true;
 }
+
+/*
+ * For a fixture's setup: require_mask(), then page_before_hole(), which
+ * must not fail; NULL when the test is skipped. The teardown page_put()s it.
+ */
+static inline unsigned char *
+require_mask_page(struct __test_metadata *const _metadata)
+{
+	unsigned char *page;
+
+	if (!require_mask(_metadata))
+		return NULL;
+	page = page_before_hole();
+	ASSERT_TRUE(!!page);
+	return page;
+}
 #endif
 
 #if X86_BUILD == 64

@@ -145,19 +145,8 @@ FIXTURE_VARIANT_ADD(set_size, size_32_reserved_1_is_einval) {
 	.size = 32, .reserved = 1, .expected_errno = EINVAL,
 };
 
-FIXTURE_SETUP(set_size)
-{
-	if (!require_mask(_metadata))
-		return;
-	self->page = page_before_hole();
-	ASSERT_TRUE(!!self->page);
-}
-
-FIXTURE_TEARDOWN(set_size)
-{
-	if (self->page)
-		munmap(self->page, 4096);
-}
+FIXTURE_SETUP(set_size) { self->page = require_mask_page(_metadata); }
+FIXTURE_TEARDOWN(set_size) { page_put(self->page); }
 
 /*
  * Write @set into @page so that its @size bytes end @over_hole bytes past
