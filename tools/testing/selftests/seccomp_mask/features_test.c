@@ -123,25 +123,11 @@ FIXTURE_VARIANT(query) {
 	bool drop_cap;		/* then no CAP_SYS_ADMIN for the query */
 };
 
-FIXTURE_VARIANT_ADD(query, mode_0_unprivileged) {
-	.prior = P_NONE, .drop_cap = true,
-};
-
-FIXTURE_VARIANT_ADD(query, mode_0_no_new_privs) {
-	.prior = P_NONE, .nnp = true,
-};
-
-FIXTURE_VARIANT_ADD(query, filter_mode_unprivileged) {
-	.prior = P_FILTER, .drop_cap = true,
-};
-
-FIXTURE_VARIANT_ADD(query, mask_mode_unprivileged) {
-	.prior = P_MASK, .drop_cap = true,
-};
-
-FIXTURE_VARIANT_ADD(query, mask_mode_no_new_privs) {
-	.prior = P_MASK, .nnp = true,
-};
+FIXTURE_VARIANT_ADD(query, mode_0_unprivileged) { .prior = P_NONE, .drop_cap = true };
+FIXTURE_VARIANT_ADD(query, mode_0_no_new_privs) { .prior = P_NONE, .nnp = true };
+FIXTURE_VARIANT_ADD(query, filter_mode_unprivileged) { .prior = P_FILTER, .drop_cap = true };
+FIXTURE_VARIANT_ADD(query, mask_mode_unprivileged) { .prior = P_MASK, .drop_cap = true };
+FIXTURE_VARIANT_ADD(query, mask_mode_no_new_privs) { .prior = P_MASK, .nnp = true };
 
 FIXTURE_VARIANT_ADD(query, mask_under_filter_unprivileged) {
 	.prior = P_MASK_THEN_FILTER, .drop_cap = true,
@@ -244,81 +230,32 @@ FIXTURE(size) {
 
 FIXTURE_VARIANT(size) {
 	__u32 size;
+	int err;		/* 0: filled */
 	unsigned int nonzero_at;	/* a non-zero byte there (>= 56), 0: none */
+	unsigned int over_hole;	/* bytes of the struct past the mapping */
+	bool canary;		/* 8 bytes after the struct that must stay */
 	unsigned int flags;
 	bool null;
-	bool canary;		/* 8 bytes after the struct that must stay */
-	unsigned int over_hole;	/* bytes of the struct past the mapping */
-	int expected_errno;	/* 0: filled */
 };
 
-FIXTURE_VARIANT_ADD(size, size_0_is_einval) {
-	.size = 0, .expected_errno = EINVAL,
-};
-
-FIXTURE_VARIANT_ADD(size, size_24_is_einval) {
-	.size = 24, .expected_errno = EINVAL,
-};
-
-FIXTURE_VARIANT_ADD(size, size_55_is_einval) {
-	.size = 55, .expected_errno = EINVAL,
-};
-
-FIXTURE_VARIANT_ADD(size, size_56_is_filled_and_nothing_past_it) {
-	.size = 56, .canary = true,
-};
-
-FIXTURE_VARIANT_ADD(size, size_56_ending_at_the_mapping_is_filled) {
-	.size = 56,
-};
-
-FIXTURE_VARIANT_ADD(size, size_64_zero_tail_is_filled_56) {
-	.size = 64, .canary = true,
-};
-
-FIXTURE_VARIANT_ADD(size, size_4096_zero_tail_is_filled_56) {
-	.size = 4096,
-};
-
-FIXTURE_VARIANT_ADD(size, size_64_nonzero_at_56_is_e2big) {
-	.size = 64, .nonzero_at = 56, .expected_errno = E2BIG,
-};
-
-FIXTURE_VARIANT_ADD(size, size_64_nonzero_at_63_is_e2big) {
-	.size = 64, .nonzero_at = 63, .expected_errno = E2BIG,
-};
-
-FIXTURE_VARIANT_ADD(size, size_4096_nonzero_at_4095_is_e2big) {
-	.size = 4096, .nonzero_at = 4095, .expected_errno = E2BIG,
-};
-
-FIXTURE_VARIANT_ADD(size, size_4097_is_e2big) {
-	.size = 4097, .expected_errno = E2BIG,
-};
-
-FIXTURE_VARIANT_ADD(size, size_0xffffffff_is_e2big) {
-	.size = 0xffffffff, .expected_errno = E2BIG,
-};
-
-FIXTURE_VARIANT_ADD(size, flags_1_is_einval) {
-	.size = 56, .flags = 1, .expected_errno = EINVAL,
-};
-
-FIXTURE_VARIANT_ADD(size, flags_bit_31_is_einval) {
-	.size = 56, .flags = 1U << 31, .expected_errno = EINVAL,
-};
-
-FIXTURE_VARIANT_ADD(size, null_is_efault) {
-	.size = 56, .null = true, .expected_errno = EFAULT,
-};
-
-FIXTURE_VARIANT_ADD(size, size_56_last_byte_unmapped_is_efault) {
-	.size = 56, .over_hole = 1, .expected_errno = EFAULT,
-};
-
-FIXTURE_VARIANT_ADD(size, size_64_tail_unmapped_is_efault) {
-	.size = 64, .over_hole = 4, .expected_errno = EFAULT,
-};
+/* { .size, .err, .nonzero_at, .over_hole, .canary, .flags, .null } */
+FIXTURE_VARIANT_ADD(size, size_0_is_einval) { 0, EINVAL };
+FIXTURE_VARIANT_ADD(size, size_24_is_einval) { 24, EINVAL };
+FIXTURE_VARIANT_ADD(size, size_55_is_einval) { 55, EINVAL };
+FIXTURE_VARIANT_ADD(size, size_56_is_filled_and_nothing_past_it) { 56, 0, 0, 0, true };
+FIXTURE_VARIANT_ADD(size, size_56_ending_at_the_mapping_is_filled) { 56 };
+FIXTURE_VARIANT_ADD(size, size_64_zero_tail_is_filled_56) { 64, 0, 0, 0, true };
+FIXTURE_VARIANT_ADD(size, size_4096_zero_tail_is_filled_56) { 4096 };
+FIXTURE_VARIANT_ADD(size, size_64_nonzero_at_56_is_e2big) { 64, E2BIG, 56 };
+FIXTURE_VARIANT_ADD(size, size_64_nonzero_at_63_is_e2big) { 64, E2BIG, 63 };
+FIXTURE_VARIANT_ADD(size, size_4096_nonzero_at_4095_is_e2big) { 4096, E2BIG, 4095 };
+FIXTURE_VARIANT_ADD(size, size_4097_is_e2big) { 4097, E2BIG };
+FIXTURE_VARIANT_ADD(size, size_0xffffffff_is_e2big) { 0xffffffff, E2BIG };
+FIXTURE_VARIANT_ADD(size, flags_1_is_einval) { 56, EINVAL, 0, 0, false, 1 };
+FIXTURE_VARIANT_ADD(size, flags_bit_31_is_einval) { 56, EINVAL, 0, 0, false, 1U << 31 };
+FIXTURE_VARIANT_ADD(size, null_is_efault) { 56, EFAULT, 0, 0, false, 0, true };
+FIXTURE_VARIANT_ADD(size, size_56_last_byte_unmapped_is_efault) { 56, EFAULT, 0, 1 };
+FIXTURE_VARIANT_ADD(size, size_64_tail_unmapped_is_efault) { 64, EFAULT, 0, 4 };
 
 FIXTURE_SETUP(size) { self->page = require_mask_page(_metadata); }
 FIXTURE_TEARDOWN(size) { page_put(self->page); }
@@ -347,10 +284,10 @@ TEST_F(size, rules)
 	f->size = variant->size;
 
 	errno = 0;
-	if (variant->expected_errno) {
+	if (variant->err) {
 		ASSERT_EQ(-1, features_call(variant->flags,
 					    variant->null ? NULL : f));
-		ASSERT_EQ(variant->expected_errno, errno);
+		ASSERT_EQ(variant->err, errno);
 		/* The same query with a valid size and flags works. */
 		ASSERT_EQ(0, mask_features(&good)) {
 			TH_LOG("a query of size 56, flags 0: %s", strerror(errno));

@@ -45,105 +45,47 @@ FIXTURE(set_size) {
 
 FIXTURE_VARIANT(set_size) {
 	__u32 size;
+	int err;			/* 0: installed */
 	unsigned int nonzero_at;	/* a non-zero byte there (>= 24), 0: none */
-	__u32 reserved;
 	unsigned int over_hole;		/* bytes of the set past the mapping */
-	int expected_errno;		/* 0: installed */
+	__u32 reserved;
 };
+
+/* { .size, .err, .nonzero_at, .over_hole, .reserved } */
 
 /* Rule 3: below the first layout. */
-FIXTURE_VARIANT_ADD(set_size, size_0_is_einval) {
-	.size = 0, .expected_errno = EINVAL,
-};
-
-FIXTURE_VARIANT_ADD(set_size, size_1_is_einval) {
-	.size = 1, .expected_errno = EINVAL,
-};
-
-FIXTURE_VARIANT_ADD(set_size, size_16_of_the_version_2_struct_is_einval) {
-	.size = 16, .expected_errno = EINVAL,
-};
-
-FIXTURE_VARIANT_ADD(set_size, size_23_is_einval) {
-	.size = 23, .expected_errno = EINVAL,
-};
+FIXTURE_VARIANT_ADD(set_size, size_0_is_einval) { 0, EINVAL };
+FIXTURE_VARIANT_ADD(set_size, size_1_is_einval) { 1, EINVAL };
+FIXTURE_VARIANT_ADD(set_size, size_16_of_the_version_2_struct_is_einval) { 16, EINVAL };
+FIXTURE_VARIANT_ADD(set_size, size_23_is_einval) { 23, EINVAL };
 
 /* Rule 5: larger sets with a zero tail behave as 24. */
-FIXTURE_VARIANT_ADD(set_size, size_24_is_valid) {
-	.size = 24, .expected_errno = 0,
-};
-
-FIXTURE_VARIANT_ADD(set_size, size_32_zero_tail_is_valid) {
-	.size = 32, .expected_errno = 0,
-};
-
-FIXTURE_VARIANT_ADD(set_size, size_4096_zero_tail_is_valid) {
-	.size = 4096, .expected_errno = 0,
-};
+FIXTURE_VARIANT_ADD(set_size, size_24_is_valid) { 24 };
+FIXTURE_VARIANT_ADD(set_size, size_32_zero_tail_is_valid) { 32 };
+FIXTURE_VARIANT_ADD(set_size, size_4096_zero_tail_is_valid) { 4096 };
 
 /* Rule 5: a non-zero byte past the kernel's 24. */
-FIXTURE_VARIANT_ADD(set_size, size_32_nonzero_at_24_is_e2big) {
-	.size = 32, .nonzero_at = 24, .expected_errno = E2BIG,
-};
-
-FIXTURE_VARIANT_ADD(set_size, size_32_nonzero_at_31_is_e2big) {
-	.size = 32, .nonzero_at = 31, .expected_errno = E2BIG,
-};
-
-FIXTURE_VARIANT_ADD(set_size, size_4096_nonzero_at_24_is_e2big) {
-	.size = 4096, .nonzero_at = 24, .expected_errno = E2BIG,
-};
-
-FIXTURE_VARIANT_ADD(set_size, size_4096_nonzero_at_2048_is_e2big) {
-	.size = 4096, .nonzero_at = 2048, .expected_errno = E2BIG,
-};
-
-FIXTURE_VARIANT_ADD(set_size, size_4096_nonzero_at_4095_is_e2big) {
-	.size = 4096, .nonzero_at = 4095, .expected_errno = E2BIG,
-};
+FIXTURE_VARIANT_ADD(set_size, size_32_nonzero_at_24_is_e2big) { 32, E2BIG, 24 };
+FIXTURE_VARIANT_ADD(set_size, size_32_nonzero_at_31_is_e2big) { 32, E2BIG, 31 };
+FIXTURE_VARIANT_ADD(set_size, size_4096_nonzero_at_24_is_e2big) { 4096, E2BIG, 24 };
+FIXTURE_VARIANT_ADD(set_size, size_4096_nonzero_at_2048_is_e2big) { 4096, E2BIG, 2048 };
+FIXTURE_VARIANT_ADD(set_size, size_4096_nonzero_at_4095_is_e2big) { 4096, E2BIG, 4095 };
 
 /* Rule 4: above a page, before any read past the size word. */
-FIXTURE_VARIANT_ADD(set_size, size_4097_is_e2big) {
-	.size = 4097, .expected_errno = E2BIG,
-};
-
-FIXTURE_VARIANT_ADD(set_size, size_65536_is_e2big) {
-	.size = 65536, .expected_errno = E2BIG,
-};
-
-FIXTURE_VARIANT_ADD(set_size, size_0xffffffff_is_e2big) {
-	.size = 0xffffffff, .expected_errno = E2BIG,
-};
+FIXTURE_VARIANT_ADD(set_size, size_4097_is_e2big) { 4097, E2BIG };
+FIXTURE_VARIANT_ADD(set_size, size_65536_is_e2big) { 65536, E2BIG };
+FIXTURE_VARIANT_ADD(set_size, size_0xffffffff_is_e2big) { 0xffffffff, E2BIG };
 
 /* Rule 5: the size bytes not readable. */
-FIXTURE_VARIANT_ADD(set_size, size_24_last_byte_unmapped_is_efault) {
-	.size = 24, .over_hole = 1, .expected_errno = EFAULT,
-};
-
-FIXTURE_VARIANT_ADD(set_size, size_24_only_the_size_mapped_is_efault) {
-	.size = 24, .over_hole = 20, .expected_errno = EFAULT,
-};
-
-FIXTURE_VARIANT_ADD(set_size, size_32_tail_unmapped_is_efault) {
-	.size = 32, .over_hole = 4, .expected_errno = EFAULT,
-};
-
-FIXTURE_VARIANT_ADD(set_size, size_4096_last_byte_unmapped_is_efault) {
-	.size = 4096, .over_hole = 1, .expected_errno = EFAULT,
-};
+FIXTURE_VARIANT_ADD(set_size, size_24_last_byte_unmapped_is_efault) { 24, EFAULT, 0, 1 };
+FIXTURE_VARIANT_ADD(set_size, size_24_only_the_size_mapped_is_efault) { 24, EFAULT, 0, 20 };
+FIXTURE_VARIANT_ADD(set_size, size_32_tail_unmapped_is_efault) { 32, EFAULT, 0, 4 };
+FIXTURE_VARIANT_ADD(set_size, size_4096_last_byte_unmapped_is_efault) { 4096, EFAULT, 0, 1 };
 
 /* Rule 6: the reserved word. */
-FIXTURE_VARIANT_ADD(set_size, reserved_1_is_einval) {
-	.size = 24, .reserved = 1, .expected_errno = EINVAL,
-};
-
-FIXTURE_VARIANT_ADD(set_size, reserved_bit_31_is_einval) {
-	.size = 24, .reserved = 0x80000000, .expected_errno = EINVAL,
-};
-
-FIXTURE_VARIANT_ADD(set_size, size_32_reserved_1_is_einval) {
-	.size = 32, .reserved = 1, .expected_errno = EINVAL,
-};
+FIXTURE_VARIANT_ADD(set_size, reserved_1_is_einval) { 24, EINVAL, 0, 0, 1 };
+FIXTURE_VARIANT_ADD(set_size, reserved_bit_31_is_einval) { 24, EINVAL, 0, 0, 0x80000000 };
+FIXTURE_VARIANT_ADD(set_size, size_32_reserved_1_is_einval) { 32, EINVAL, 0, 0, 1 };
 
 FIXTURE_SETUP(set_size) { self->page = require_mask_page(_metadata); }
 FIXTURE_TEARDOWN(set_size) { page_put(self->page); }
@@ -205,11 +147,11 @@ TEST_F(set_size, install)
 			      variant->over_hole);
 		errno = 0;
 		ret = sys_seccomp(SECCOMP_SET_MODE_MASK, 0, s);
-		if (!variant->expected_errno) {
+		if (!variant->err) {
 			CHILD_ASSERT(ret == 0);
 		} else {
 			CHILD_ASSERT(ret == -1);
-			CHILD_ASSERT(errno == variant->expected_errno);
+			CHILD_ASSERT(errno == variant->err);
 			/* Nothing installed. */
 			CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0);
 			CHILD_ASSERT(read_status(0, buf, sizeof(buf)) == 0);
@@ -290,25 +232,21 @@ FIXTURE_TEARDOWN(detection) {}
 
 FIXTURE_VARIANT(detection) {
 	unsigned int flags;
-	int expected_errno;
+	int err;
 };
 
-FIXTURE_VARIANT_ADD(detection, no_flags_is_efault) {
-	.flags = 0, .expected_errno = EFAULT,
-};
+FIXTURE_VARIANT_ADD(detection, no_flags_is_efault) { .flags = 0, .err = EFAULT };
 
 FIXTURE_VARIANT_ADD(detection, spec_allow_is_efault) {
-	.flags = SECCOMP_MASK_FLAG_SPEC_ALLOW, .expected_errno = EFAULT,
+	.flags = SECCOMP_MASK_FLAG_SPEC_ALLOW, .err = EFAULT,
 };
 
 FIXTURE_VARIANT_ADD(detection, tsync_and_spec_allow_is_efault) {
 	.flags = SECCOMP_MASK_FLAG_TSYNC | SECCOMP_MASK_FLAG_SPEC_ALLOW,
-	.expected_errno = EFAULT,
+	.err = EFAULT,
 };
 
-FIXTURE_VARIANT_ADD(detection, unknown_flag_bit_2_is_einval) {
-	.flags = 1U << 2, .expected_errno = EINVAL,
-};
+FIXTURE_VARIANT_ADD(detection, unknown_flag_bit_2_is_einval) { .flags = 1U << 2, .err = EINVAL };
 
 TEST_F(detection, null_set)
 {
@@ -322,7 +260,7 @@ TEST_F(detection, null_set)
 		errno = 0;
 		CHILD_ASSERT(sys_seccomp(SECCOMP_SET_MODE_MASK, variant->flags,
 					 NULL) == -1);
-		CHILD_ASSERT(errno == variant->expected_errno);
+		CHILD_ASSERT(errno == variant->err);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0);
 		/* Version 3: op 5 answers, and a version 3 set installs. */
 		errno = 0;
