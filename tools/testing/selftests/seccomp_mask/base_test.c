@@ -287,21 +287,10 @@ FIXTURE_VARIANT(stacking) {
 	bool use_seccomp;
 };
 
-FIXTURE_VARIANT_ADD(stacking, filter_over_mask_prctl) {
-	.mask_first = true,
-};
-
-FIXTURE_VARIANT_ADD(stacking, filter_over_mask_seccomp) {
-	.mask_first = true, .use_seccomp = true,
-};
-
-FIXTURE_VARIANT_ADD(stacking, mask_over_filter_prctl) {
-	.mask_first = false,
-};
-
-FIXTURE_VARIANT_ADD(stacking, mask_over_filter_seccomp) {
-	.mask_first = false, .use_seccomp = true,
-};
+FIXTURE_VARIANT_ADD(stacking, filter_over_mask_prctl) { .mask_first = true };
+FIXTURE_VARIANT_ADD(stacking, filter_over_mask_seccomp) { .mask_first = true, .use_seccomp = true };
+FIXTURE_VARIANT_ADD(stacking, mask_over_filter_prctl) { .mask_first = false };
+FIXTURE_VARIANT_ADD(stacking, mask_over_filter_seccomp) { .use_seccomp = true };
 
 FIXTURE_SETUP(stacking) {}
 FIXTURE_TEARDOWN(stacking) {}
@@ -551,10 +540,7 @@ FIXTURE_VARIANT(uretprobe) {
 };
 
 #ifdef HAVE_URETPROBE
-FIXTURE_VARIANT_ADD(uretprobe, x86_64_number_is_never_denied) {
-	.x86_64 = true,
-	.denied = false,
-};
+FIXTURE_VARIANT_ADD(uretprobe, x86_64_number_is_never_denied) { .x86_64 = true, .denied = false };
 #else
 FIXTURE_VARIANT_ADD(uretprobe, x86_64_number_335_is_denied_without_uretprobe) {
 	.x86_64 = true,
@@ -562,10 +548,7 @@ FIXTURE_VARIANT_ADD(uretprobe, x86_64_number_335_is_denied_without_uretprobe) {
 };
 #endif
 
-FIXTURE_VARIANT_ADD(uretprobe, ia32_number_335_is_denied) {
-	.x86_64 = false,
-	.denied = true,
-};
+FIXTURE_VARIANT_ADD(uretprobe, ia32_number_335_is_denied) { .x86_64 = false, .denied = true };
 
 FIXTURE_SETUP(uretprobe) {}
 FIXTURE_TEARDOWN(uretprobe) {}

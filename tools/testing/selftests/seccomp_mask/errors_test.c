@@ -737,9 +737,7 @@ FIXTURE_VARIANT(buffer_end) {
 	bool one_byte_past;
 };
 
-FIXTURE_VARIANT_ADD(buffer_end, prctl_1024_at_end_is_valid) {
-	.nbits = 1024,
-};
+FIXTURE_VARIANT_ADD(buffer_end, prctl_1024_at_end_is_valid) { .nbits = 1024 };
 
 FIXTURE_VARIANT_ADD(buffer_end, prctl_1024_one_byte_past_is_efault) {
 	.nbits = 1024, .one_byte_past = true,
@@ -754,17 +752,13 @@ FIXTURE_VARIANT_ADD(buffer_end, seccomp_1024_one_byte_past_is_efault) {
 };
 
 /* 9 bits: 2 bytes, the second holding one bit. */
-FIXTURE_VARIANT_ADD(buffer_end, prctl_9_at_end_is_valid) {
-	.nbits = 9,
-};
+FIXTURE_VARIANT_ADD(buffer_end, prctl_9_at_end_is_valid) { .nbits = 9 };
 
 FIXTURE_VARIANT_ADD(buffer_end, prctl_9_one_byte_past_is_efault) {
 	.nbits = 9, .one_byte_past = true,
 };
 
-FIXTURE_VARIANT_ADD(buffer_end, seccomp_9_at_end_is_valid) {
-	.nbits = 9, .use_seccomp = true,
-};
+FIXTURE_VARIANT_ADD(buffer_end, seccomp_9_at_end_is_valid) { .nbits = 9, .use_seccomp = true };
 
 FIXTURE_VARIANT_ADD(buffer_end, seccomp_9_one_byte_past_is_efault) {
 	.nbits = 9, .use_seccomp = true, .one_byte_past = true,

@@ -68,34 +68,15 @@ FIXTURE_VARIANT(negative) {
 	long skip;	/* the -1 of the same width (0: -1) */
 };
 
-FIXTURE_VARIANT_ADD(negative, libc_minus_2) {
-	.entry = E_LIBC, .nr = -2,
-};
-
-FIXTURE_VARIANT_ADD(negative, libc_int_min) {
-	.entry = E_LIBC, .nr = INT_MIN,
-};
-
-FIXTURE_VARIANT_ADD(negative, raw_minus_2) {
-	.entry = E_RAW, .nr = -2,
-};
-
-FIXTURE_VARIANT_ADD(negative, raw_int_min) {
-	.entry = E_RAW, .nr = INT_MIN,
-};
-
-FIXTURE_VARIANT_ADD(negative, other_abi_minus_2) {
-	.entry = E_OTHER, .nr = -2,
-};
-
-FIXTURE_VARIANT_ADD(negative, other_abi_int_min) {
-	.entry = E_OTHER, .nr = INT_MIN,
-};
+FIXTURE_VARIANT_ADD(negative, libc_minus_2) { .entry = E_LIBC, .nr = -2 };
+FIXTURE_VARIANT_ADD(negative, libc_int_min) { .entry = E_LIBC, .nr = INT_MIN };
+FIXTURE_VARIANT_ADD(negative, raw_minus_2) { .entry = E_RAW, .nr = -2 };
+FIXTURE_VARIANT_ADD(negative, raw_int_min) { .entry = E_RAW, .nr = INT_MIN };
+FIXTURE_VARIANT_ADD(negative, other_abi_minus_2) { .entry = E_OTHER, .nr = -2 };
+FIXTURE_VARIANT_ADD(negative, other_abi_int_min) { .entry = E_OTHER, .nr = INT_MIN };
 
 /* -1 without bit 30 (the x32 bit) is not -1. */
-FIXTURE_VARIANT_ADD(negative, raw_minus_1_without_bit_30) {
-	.entry = E_RAW, .nr = ~0x40000000,
-};
+FIXTURE_VARIANT_ADD(negative, raw_minus_1_without_bit_30) { .entry = E_RAW, .nr = ~0x40000000 };
 
 FIXTURE_VARIANT_ADD(negative, other_abi_minus_1_without_bit_30) {
 	.entry = E_OTHER, .nr = ~0x40000000,

@@ -378,17 +378,9 @@ FIXTURE_VARIANT(no_mask_lines) {
 	int mode;
 };
 
-FIXTURE_VARIANT_ADD(no_mask_lines, mode_0) {
-	.mode = 0,
-};
-
-FIXTURE_VARIANT_ADD(no_mask_lines, mode_1_strict) {
-	.mode = 1,
-};
-
-FIXTURE_VARIANT_ADD(no_mask_lines, mode_2_filter) {
-	.mode = 2,
-};
+FIXTURE_VARIANT_ADD(no_mask_lines, mode_0) { .mode = 0 };
+FIXTURE_VARIANT_ADD(no_mask_lines, mode_1_strict) { .mode = 1 };
+FIXTURE_VARIANT_ADD(no_mask_lines, mode_2_filter) { .mode = 2 };
 
 FIXTURE_SETUP(no_mask_lines) {}
 FIXTURE_TEARDOWN(no_mask_lines) {}

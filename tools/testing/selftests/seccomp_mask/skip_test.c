@@ -41,38 +41,13 @@ FIXTURE_VARIANT(skip) {
 	struct skip_case c;
 };
 
-FIXTURE_VARIANT_ADD(skip, kill) {
-	.c = {
-		.action = 0,
-	},
-};
-
-FIXTURE_VARIANT_ADD(skip, kill_tracer_sets_return) {
-	.c = {
-		.action = 0,
-		.set_ret = true,
-	},
-};
-
-FIXTURE_VARIANT_ADD(skip, errno) {
-	.c = {
-		.action = SECCOMP_RET_ERRNO | MASK_ERRNO,
-	},
-};
-
-FIXTURE_VARIANT_ADD(skip, trap) {
-	.c = {
-		.action = SECCOMP_RET_TRAP,
-	},
-};
+FIXTURE_VARIANT_ADD(skip, kill) { .c = { .action = 0 } };
+FIXTURE_VARIANT_ADD(skip, kill_tracer_sets_return) { .c = { .action = 0, .set_ret = true } };
+FIXTURE_VARIANT_ADD(skip, errno) { .c = { .action = SECCOMP_RET_ERRNO | MASK_ERRNO } };
+FIXTURE_VARIANT_ADD(skip, trap) { .c = { .action = SECCOMP_RET_TRAP } };
 
 #if X86_BUILD == 64
-FIXTURE_VARIANT_ADD(skip, kill_int80) {
-	.c = {
-		.action = 0,
-		.int80 = true,
-	},
-};
+FIXTURE_VARIANT_ADD(skip, kill_int80) { .c = { .action = 0, .int80 = true } };
 
 FIXTURE_VARIANT_ADD(skip, errno_int80_tracer_sets_return) {
 	.c = {

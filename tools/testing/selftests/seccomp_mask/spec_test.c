@@ -393,9 +393,7 @@ FIXTURE_VARIANT(flag) {
 	bool tighten;		/* a first install without the flag */
 };
 
-FIXTURE_VARIANT_ADD(flag, spec_allow) {
-	.flags = SECCOMP_MASK_FLAG_SPEC_ALLOW,
-};
+FIXTURE_VARIANT_ADD(flag, spec_allow) { .flags = SECCOMP_MASK_FLAG_SPEC_ALLOW };
 
 FIXTURE_VARIANT_ADD(flag, tsync_and_spec_allow) {
 	.flags = SECCOMP_MASK_FLAG_TSYNC | SECCOMP_MASK_FLAG_SPEC_ALLOW,

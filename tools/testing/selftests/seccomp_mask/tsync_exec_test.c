@@ -313,14 +313,10 @@ FIXTURE_VARIANT(tsync_exec) {
 };
 
 /* The main thread execs; a sibling makes the TSYNCs. */
-FIXTURE_VARIANT_ADD(tsync_exec, leader_execs) {
-	.leader_execs = true,
-};
+FIXTURE_VARIANT_ADD(tsync_exec, leader_execs) { .leader_execs = true };
 
 /* A sibling execs (and becomes the leader); the main thread TSYNCs. */
-FIXTURE_VARIANT_ADD(tsync_exec, sibling_execs) {
-	.leader_execs = false,
-};
+FIXTURE_VARIANT_ADD(tsync_exec, sibling_execs) { .leader_execs = false };
 
 FIXTURE_SETUP(tsync_exec)
 {

@@ -384,14 +384,10 @@ FIXTURE_VARIANT(tsync_stress) {
 };
 
 /* Mask mode: getpid takes the inline check at syscall entry. */
-FIXTURE_VARIANT_ADD(tsync_stress, mask_mode) {
-	.filter = false,
-};
+FIXTURE_VARIANT_ADD(tsync_stress, mask_mode) { .filter = false };
 
 /* Masks stacked on a filter: seccomp_mask_check_filtered(). */
-FIXTURE_VARIANT_ADD(tsync_stress, filter_mode) {
-	.filter = true,
-};
+FIXTURE_VARIANT_ADD(tsync_stress, filter_mode) { .filter = true };
 
 FIXTURE_SETUP(tsync_stress)
 {

@@ -361,13 +361,7 @@ FIXTURE_VARIANT(sibling) {
 	struct sibling_case c;
 };
 
-FIXTURE_VARIANT_ADD(sibling, none) {
-	.c = {
-		.setup = NULL,
-		.takes = true,
-		.mode = "0",
-	},
-};
+FIXTURE_VARIANT_ADD(sibling, none) { .c = { .setup = NULL, .takes = true, .mode = "0" } };
 
 FIXTURE_VARIANT_ADD(sibling, strict) {
 	.c = {
