@@ -70,6 +70,21 @@ static void target_close(struct target *t)
 #endif
 }
 
+/* For a fixture's setup: require_mask(), then open the target. */
+static void require_mask_target(struct __test_metadata *const _metadata,
+				struct target *t)
+{
+	if (require_mask(_metadata))
+		ASSERT_TRUE(target_open(t));
+}
+
+/* For a fixture's teardown: close the target, if the setup opened it. */
+static void target_put(struct target *t)
+{
+	if (t->buf)
+		target_close(t);
+}
+
 /* Did a write reach the pipe? Empties it. */
 static bool target_written(struct target *t)
 {
@@ -232,11 +247,7 @@ FIXTURE_SETUP(action)
 	ASSERT_TRUE(target_open(&self->t));
 }
 
-FIXTURE_TEARDOWN(action)
-{
-	if (self->t.buf)
-		target_close(&self->t);
-}
+FIXTURE_TEARDOWN(action) { target_put(&self->t); }
 
 static void check_action(struct __test_metadata *const _metadata,
 			 struct target *t, bool via_seccomp, bool other_abi,
@@ -330,7 +341,12 @@ static void run_threaded(struct threaded *th, __u32 action)
 		CHILD_ASSERT(read(th->block[0], &c, 1) == 1);
 }
 
-TEST(kill_process_in_a_thread_kills_every_thread)
+/*
+ * The denied write in a thread, with @action, KILL_PROCESS or TRAP: the
+ * kill takes every thread, the TRAP signals that thread alone.
+ */
+static void check_threaded(struct __test_metadata *const _metadata,
+			   __u32 action)
 {
 	struct target t = {};
 	struct threaded th = { .t = &t };
@@ -341,26 +357,10 @@ TEST(kill_process_in_a_thread_kills_every_thread)
 	ASSERT_TRUE(target_open(&t));
 	pid = fork_child(_metadata);
 	if (pid == 0) {
-		/* The main thread waits in read() for a byte that never comes. */
-		run_threaded(&th, SECCOMP_RET_KILL_PROCESS);
-		_exit(0);
-	}
-	assert_denied_write_took(_metadata, pid, &t, SECCOMP_RET_KILL_PROCESS);
-	target_close(&t);
-}
-
-TEST(trap_in_a_thread_signals_that_thread)
-{
-	struct target t = {};
-	struct threaded th = { .t = &t };
-	pid_t pid;
-
-	if (!require_mask(_metadata) || !require_threads(_metadata))
-		return;
-	ASSERT_TRUE(target_open(&t));
-	pid = fork_child(_metadata);
-	if (pid == 0) {
-		run_threaded(&th, SECCOMP_RET_TRAP);
+		/* A kill: the main thread waits in read() for a byte that never comes. */
+		run_threaded(&th, action);
+		if (is_kill(action))
+			_exit(0);
 		/* The thread went on after its handler. */
 		CHILD_ASSERT(child_report->denied_returned);
 		CHILD_ASSERT(sigsys_seen.count == 1);
@@ -376,8 +376,21 @@ TEST(trap_in_a_thread_signals_that_thread)
 		CHILD_ASSERT(!target_written(&t));
 		_exit(0);
 	}
-	ASSERT_CHILD_OK(pid);
+	if (is_kill(action))
+		assert_denied_write_took(_metadata, pid, &t, action);
+	else
+		ASSERT_CHILD_OK(pid);
 	target_close(&t);
+}
+
+TEST(kill_process_in_a_thread_kills_every_thread)
+{
+	check_threaded(_metadata, SECCOMP_RET_KILL_PROCESS);
+}
+
+TEST(trap_in_a_thread_signals_that_thread)
+{
+	check_threaded(_metadata, SECCOMP_RET_TRAP);
 }
 
 /* Every action value but the four is EINVAL, and installs nothing. */
@@ -410,17 +423,20 @@ FIXTURE_VARIANT_ADD(invalid, log_with_bit_32_through_prctl) {
 };
 #endif
 
-FIXTURE_SETUP(invalid)
-{
-	if (!require_mask(_metadata))
-		return;
-	ASSERT_TRUE(target_open(&self->t));
-}
+FIXTURE_SETUP(invalid) { require_mask_target(_metadata, &self->t); }
+FIXTURE_TEARDOWN(invalid) { target_put(&self->t); }
 
-FIXTURE_TEARDOWN(invalid)
+/* In a child: @action is EINVAL through prctl() (and seccomp(2)). */
+static void deny_write_is_einval(unsigned long action, bool prctl_only)
 {
-	if (self->t.buf)
-		target_close(&self->t);
+	errno = 0;
+	CHILD_ASSERT(deny_write(false, false, action) == -1);
+	CHILD_ASSERT(errno == EINVAL);
+	if (prctl_only)
+		return;
+	errno = 0;
+	CHILD_ASSERT(deny_write(true, false, action) == -1);
+	CHILD_ASSERT(errno == EINVAL);
 }
 
 TEST_F(invalid, is_einval_and_changes_nothing)
@@ -433,30 +449,14 @@ TEST_F(invalid, is_einval_and_changes_nothing)
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		/* First install: EINVAL, still mode 0, no mask lines. */
-		errno = 0;
-		CHILD_ASSERT(deny_write(false, false, variant->action) == -1);
-		CHILD_ASSERT(errno == EINVAL);
-		if (!variant->prctl_only) {
-			errno = 0;
-			CHILD_ASSERT(deny_write(true, false,
-						variant->action) == -1);
-			CHILD_ASSERT(errno == EINVAL);
-		}
+		deny_write_is_einval(variant->action, variant->prctl_only);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0);
 		CHILD_ASSERT(read_status(0, buf, sizeof(buf)) == 0);
 		CHILD_ASSERT(!strstr(buf, "Seccomp_mask"));
 		/* A valid action is taken... */
 		CHILD_ASSERT(deny_write(false, false, valid) == 0);
 		/* ...and an invalid tightening leaves it as it was. */
-		errno = 0;
-		CHILD_ASSERT(deny_write(false, false, variant->action) == -1);
-		CHILD_ASSERT(errno == EINVAL);
-		if (!variant->prctl_only) {
-			errno = 0;
-			CHILD_ASSERT(deny_write(true, false,
-						variant->action) == -1);
-			CHILD_ASSERT(errno == EINVAL);
-		}
+		deny_write_is_einval(variant->action, variant->prctl_only);
 		CHILD_ASSERT(status_shows_action(0, valid));
 		denied_write_takes(&self->t, SELF_ARCH, valid);
 	}
@@ -512,18 +512,8 @@ FIXTURE_VARIANT_ADD(tighten, log_to_log) { { LOG, LOG, true } };
 FIXTURE_VARIANT_ADD(tighten, log_to_zero) { { LOG, 0, true } };
 FIXTURE_VARIANT_ADD(tighten, zero_to_trap) { { 0, TRAP, false } };
 
-FIXTURE_SETUP(tighten)
-{
-	if (!require_mask(_metadata))
-		return;
-	ASSERT_TRUE(target_open(&self->t));
-}
-
-FIXTURE_TEARDOWN(tighten)
-{
-	if (self->t.buf)
-		target_close(&self->t);
-}
+FIXTURE_SETUP(tighten) { require_mask_target(_metadata, &self->t); }
+FIXTURE_TEARDOWN(tighten) { target_put(&self->t); }
 
 static void check_tighten(struct __test_metadata *const _metadata,
 			  struct target *t,
