@@ -106,15 +106,13 @@ static long denied_write(struct target *t, __u32 arch)
  */
 static int deny_write(bool via_seccomp, bool both, unsigned long action)
 {
-	const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
 	struct mask own, other;
-	const struct mask *m[2] = { &own, &other };
 
 	mask_all_but(&own, write_nr(SELF_ARCH));
 	mask_all_but(&other, write_nr(OTHER_ARCH));
 	if (!via_seccomp)
 		return mask_prctl_action(&own, action);
-	return mask_seccomp_set(0, action, both ? 2 : 1, arch, m);
+	return mask_seccomp_own_other(0, action, both ? 2 : 1, &own, &other);
 }
 
 /*
@@ -644,18 +642,16 @@ TEST_F(trap_regs, rolled_back_into_the_handler_context)
 
 	pid = fork_child(_metadata);
 	if (pid == 0) {
-		const __u32 arches[2] = { SELF_ARCH, OTHER_ARCH };
 		struct mask own, other;
-		const struct mask *m[2] = { &own, &other };
 		long ret;
 
 		mask_all_but(&own, getppid_nr(SELF_ARCH));
 		mask_all_but(&other, getppid_nr(OTHER_ARCH));
 		CHILD_ASSERT(catch_sigsys_regs(variant->write) == 0);
 		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_seccomp_set(0, SECCOMP_RET_TRAP,
-					      other_abi_available() ? 2 : 1,
-					      arches, m) == 0);
+		CHILD_ASSERT(mask_seccomp_own_other(0, SECCOMP_RET_TRAP,
+						    other_abi_available() ? 2 : 1,
+						    &own, &other) == 0);
 		ret = abi_call(arch, NR64_getppid, NR32_getppid, 0, 0, 0);
 		CHILD_ASSERT(sigsys_seen.count == 1);
 		CHILD_ASSERT(sigsys_seen.code == SYS_SECCOMP);

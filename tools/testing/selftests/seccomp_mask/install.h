@@ -195,6 +195,23 @@ static inline void page_put(unsigned char *page)
 		munmap(page, 4096);
 }
 
+#ifdef X86_BUILD
+/*
+ * mask_seccomp_set() with @own, the mask of this program's ABI, and with
+ * @n 2 @other, that of the other x86 ABI.
+ */
+static inline long mask_seccomp_own_other(unsigned int flags, __u32 action,
+					  unsigned int n,
+					  const struct mask *own,
+					  const struct mask *other)
+{
+	const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
+	const struct mask *m[2] = { own, other };
+
+	return mask_seccomp_set(flags, action, n, arch, m);
+}
+#endif
+
 /* Install or tighten this program's ABI's mask, through either call. */
 static inline int mask_install(bool use_seccomp, const struct mask *m)
 {

@@ -169,13 +169,12 @@ static bool is_rolled_back(enum entry e, long ret, long nr)
 /* Full masks of both ABIs (this one only without the other), @action. */
 static long install_full(__u32 action)
 {
-	const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
 	struct mask all;
-	const struct mask *m[2] = { &all, &all };
 
 	mask_all(&all, SECCOMP_MASK_MAX_BITS);
-	return mask_seccomp_set(0, action, other_abi_available() ? 2 : 1,
-				arch, m);
+	return mask_seccomp_own_other(0, action,
+				      other_abi_available() ? 2 : 1,
+				      &all, &all);
 }
 
 /* fork_child(), and the child sets no_new_privs and install_full(@action). */

@@ -56,12 +56,9 @@ TEST(status_shows_both_masks_to_another_task)
 	ASSERT_EQ(0, handshake_init(&hs));
 	pid = fork_child(_metadata);
 	if (pid == 0) {
-		const __u32 arch[2] = { ARCH_X86_64, ARCH_I386 };
-		const struct mask *m[2] = { &native, &compat };
-
 		handshake_child_begin(&hs);
 		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_seccomp(2, arch, m) == 0);
+		CHILD_ASSERT(mask_seccomp_x86(&native, &compat) == 0);
 		CHILD_ASSERT(handshake_child_ready(&hs));
 		_exit(0);
 	}
@@ -235,15 +232,14 @@ TEST(status_mask_lines_readable_by_an_unprivileged_other_user)
 	ASSERT_EQ(0, handshake_init(&hs));
 	target = fork_child(_metadata);
 	if (target == 0) {
-		const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
-		const struct mask *m[2] = { &own, &other };
 		struct status_view v;
 
 		handshake_child_begin(&hs);
 		close(results[0]);
 		CHILD_ASSERT(become_user(TARGET_ID));
 		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_seccomp_set(0, action, 2, arch, m) == 0);
+		CHILD_ASSERT(mask_seccomp_own_other(0, action, 2, &own,
+						    &other) == 0);
 		/* In force, with its action. */
 		CHILD_ASSERT(syscall(__NR_getppid) == -1 && errno == MASK_ERRNO);
 		status_view_fill(0, &v);

@@ -104,17 +104,23 @@ TEST_F(tighten, superset_fails_with_eperm_and_keeps_old_mask)
 				__NR_getppid);
 }
 
+/* Old: 0 .. 511 all set. New: the same bits, in a 1024-bit mask. */
+static void masks_512_and_longer(struct mask *old, struct mask *new)
+{
+	mask_all(old, 512);
+	mask_all(new, 512);
+	new->nbits = SECCOMP_MASK_MAX_BITS;
+}
+
 TEST_F(tighten, longer_mask_with_zero_extra_bits_works)
 {
 	struct mask old, new;
 
 	if (!require_mask(_metadata))
 		return;
-	/* Old: 0 .. 511 all set. New: 1024 bits, 0 .. 511 set but getppid. */
-	mask_all(&old, 512);
+	/* New: 0 .. 511 set but getppid. */
+	masks_512_and_longer(&old, &new);
 	ASSERT_LT(__NR_getppid, 512);
-	mask_all(&new, 512);
-	new.nbits = SECCOMP_MASK_MAX_BITS;
 	mask_clear(&new, __NR_getppid);
 	ASSERT_TIGHTENED_DENIES(variant->use_seccomp, &old, &new, 0,
 				__NR_getppid);
@@ -126,9 +132,7 @@ TEST_F(tighten, longer_mask_with_a_set_extra_bit_fails_with_eperm)
 
 	if (!require_mask(_metadata))
 		return;
-	mask_all(&old, 512);
-	mask_all(&new, 512);
-	new.nbits = SECCOMP_MASK_MAX_BITS;
+	masks_512_and_longer(&old, &new);
 	mask_set(&new, NR_UNIMPLEMENTED);
 	/* The old mask holds: NR_UNIMPLEMENTED is outside it. */
 	ASSERT_TIGHTENED_DENIES(variant->use_seccomp, &old, &new, EPERM,
@@ -216,6 +220,19 @@ static void priv_masks_init(struct priv_masks *pm)
 #endif
 }
 
+/*
+ * priv_can_run(), @pm initialized, then fork_child(): the pid in the
+ * parent, 0 in the child, -1 when the test is skipped (or failed).
+ */
+static pid_t priv_fork(struct __test_metadata *const _metadata,
+		       bool use_seccomp, struct priv_masks *pm)
+{
+	if (!priv_can_run(_metadata, use_seccomp))
+		return -1;
+	priv_masks_init(pm);
+	return fork_child(_metadata);
+}
+
 /* Install (@tight false) or tighten through the variant's entry point. */
 static int priv_install(bool use_seccomp, const struct priv_masks *pm,
 			bool tight)
@@ -223,14 +240,9 @@ static int priv_install(bool use_seccomp, const struct priv_masks *pm,
 	const struct mask *self = tight ? &pm->self_new : &pm->self_old;
 
 #ifdef X86_BUILD
-	if (use_seccomp) {
-		const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
-		const struct mask *m[2] = {
-			self, tight ? &pm->other_new : &pm->other_old,
-		};
-
-		return mask_seccomp(2, arch, m);
-	}
+	if (use_seccomp)
+		return mask_seccomp_own_other(0, 0, 2, self, tight ?
+					      &pm->other_new : &pm->other_old);
 #endif
 	return mask_install(use_seccomp, self);
 }
@@ -327,12 +339,8 @@ static bool privilege_dropped(bool setuid)
 TEST_F(tighten_privilege, without_nnp_or_cap_sys_admin_is_eacces)
 {
 	struct priv_masks pm;
-	pid_t pid;
+	pid_t pid = priv_fork(_metadata, variant->use_seccomp, &pm);
 
-	if (!priv_can_run(_metadata, variant->use_seccomp))
-		return;
-	priv_masks_init(&pm);
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		char before[8192], after[8192];
 		pid_t ppid = getppid();
@@ -368,7 +376,8 @@ TEST_F(tighten_privilege, without_nnp_or_cap_sys_admin_is_eacces)
 		CHILD_DENIED(syscall(__NR_getppid));
 		_exit(0);
 	}
-	ASSERT_CHILD_DENIED(pid);
+	if (pid > 0)
+		ASSERT_CHILD_DENIED(pid);
 }
 
 /*
@@ -378,12 +387,8 @@ TEST_F(tighten_privilege, without_nnp_or_cap_sys_admin_is_eacces)
 TEST_F(tighten_privilege, with_nnp_without_cap_sys_admin_works)
 {
 	struct priv_masks pm;
-	pid_t pid;
+	pid_t pid = priv_fork(_metadata, variant->use_seccomp, &pm);
 
-	if (!priv_can_run(_metadata, variant->use_seccomp))
-		return;
-	priv_masks_init(&pm);
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		pid_t ppid = getppid();
 
@@ -400,7 +405,8 @@ TEST_F(tighten_privilege, with_nnp_without_cap_sys_admin_works)
 		CHILD_DENIED(syscall(__NR_getppid));
 		_exit(0);
 	}
-	ASSERT_CHILD_DENIED(pid);
+	if (pid > 0)
+		ASSERT_CHILD_DENIED(pid);
 }
 
 #ifdef X86_BUILD
@@ -418,15 +424,29 @@ static void expect_status(struct __test_metadata *const _metadata,
 	ASSERT_STREQ(want, val);
 }
 
+/*
+ * Once the child @pid is ready (@hs), its masks must be @self and
+ * @other; then it exits with 0.
+ */
+static void expect_masks_and_release(struct __test_metadata *const _metadata,
+				     struct handshake *hs, pid_t pid,
+				     const struct mask *self,
+				     const struct mask *other)
+{
+	ASSERT_TRUE(handshake_wait_child(hs));
+	expect_status(_metadata, pid, mask_line(false), self);
+	expect_status(_metadata, pid, mask_line(true), other);
+	handshake_release_child(hs);
+	ASSERT_CHILD_OK(pid);
+}
+
 TEST(abi_masks_are_independent)
 {
 	struct mask self_old, self_new, other, empty;
 	struct handshake hs;
 	pid_t pid;
 
-	if (!require_mask(_metadata))
-		return;
-	if (!require_other_abi(_metadata))
+	if (!require_mask(_metadata) || !require_other_abi(_metadata))
 		return;
 	mask_all(&self_old, SECCOMP_MASK_MAX_BITS);
 	mask_all_but(&self_new, __NR_getppid);
@@ -437,12 +457,10 @@ TEST(abi_masks_are_independent)
 	ASSERT_EQ(0, handshake_init(&hs));
 	pid = fork_child(_metadata);
 	if (pid == 0) {
-		const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
-		const struct mask *both[2] = { &self_old, &other };
-
 		handshake_child_begin(&hs);
 		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_seccomp(2, arch, both) == 0);
+		CHILD_ASSERT(mask_seccomp_own_other(0, 0, 2, &self_old,
+						    &other) == 0);
 		/* Tightening this ABI leaves the other one alone. */
 		CHILD_ASSERT(mask_prctl(&self_new) == 0);
 		/* Tightening the other ABI to empty leaves this one alone. */
@@ -450,11 +468,7 @@ TEST(abi_masks_are_independent)
 		CHILD_ASSERT(handshake_child_ready(&hs));
 		_exit(0);
 	}
-	ASSERT_TRUE(handshake_wait_child(&hs));
-	expect_status(_metadata, pid, mask_line(false), &self_new);
-	expect_status(_metadata, pid, mask_line(true), &empty);
-	handshake_release_child(&hs);
-	ASSERT_CHILD_OK(pid);
+	expect_masks_and_release(_metadata, &hs, pid, &self_new, &empty);
 }
 
 TEST(seccomp_with_several_masks_is_all_or_nothing)
@@ -463,9 +477,7 @@ TEST(seccomp_with_several_masks_is_all_or_nothing)
 	struct handshake hs;
 	pid_t pid;
 
-	if (!require_mask(_metadata))
-		return;
-	if (!require_other_abi(_metadata))
+	if (!require_mask(_metadata) || !require_other_abi(_metadata))
 		return;
 	mask_all(&self_old, SECCOMP_MASK_MAX_BITS);
 	mask_all_but(&self_new, __NR_getppid);	/* a subset */
@@ -477,25 +489,19 @@ TEST(seccomp_with_several_masks_is_all_or_nothing)
 	ASSERT_EQ(0, handshake_init(&hs));
 	pid = fork_child(_metadata);
 	if (pid == 0) {
-		const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
-		const struct mask *old[2] = { &self_old, &other_old };
-		const struct mask *new[2] = { &self_new, &other_new };
-
 		handshake_child_begin(&hs);
 		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_seccomp(2, arch, old) == 0);
-		CHILD_ASSERT(mask_seccomp(2, arch, new) == -1 &&
+		CHILD_ASSERT(mask_seccomp_own_other(0, 0, 2, &self_old,
+						    &other_old) == 0);
+		CHILD_ASSERT(mask_seccomp_own_other(0, 0, 2, &self_new,
+						    &other_new) == -1 &&
 			     errno == EPERM);
 		/* The subset part was not applied either. */
 		CHILD_ASSERT(syscall(__NR_getppid) == getppid());
 		CHILD_ASSERT(handshake_child_ready(&hs));
 		_exit(0);
 	}
-	ASSERT_TRUE(handshake_wait_child(&hs));
-	expect_status(_metadata, pid, mask_line(false), &self_old);
-	expect_status(_metadata, pid, mask_line(true), &other_old);
-	handshake_release_child(&hs);
-	ASSERT_CHILD_OK(pid);
+	expect_masks_and_release(_metadata, &hs, pid, &self_old, &other_old);
 }
 #endif
 

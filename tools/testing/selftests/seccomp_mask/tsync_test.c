@@ -132,14 +132,12 @@ static long install(unsigned int flags)
  */
 static long install_both(unsigned int flags)
 {
-	const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
 	struct mask own, oth;
-	const struct mask *m[2] = { &own, &oth };
 
 	mask_all_but(&own, __NR_getppid);
 	mask_all_but(&oth, OTHER_NR_getppid);
-	return mask_seccomp_set(flags, SECCOMP_RET_ERRNO | TSYNC_ERRNO, 2,
-				arch, m);
+	return mask_seccomp_own_other(flags, SECCOMP_RET_ERRNO | TSYNC_ERRNO,
+				      2, &own, &oth);
 }
 
 /* Has @tid got what install() installs, on top of mode @mode? */
@@ -186,10 +184,8 @@ TEST(every_thread_gets_the_callers_resulting_masks_and_action)
 		return;
 	pid = fork_child(_metadata);
 	if (pid == 0) {
-		const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
 		struct worker w[NR_WORKERS];
 		struct mask own, oth;
-		const struct mask *m[2] = { &own, &oth };
 		const char *oth_line = mask_line(true);
 		char list[4096];
 		int i;
@@ -200,9 +196,9 @@ TEST(every_thread_gets_the_callers_resulting_masks_and_action)
 		/* First the caller alone: this ABI all, the other all but 7. */
 		mask_all(&own, SECCOMP_MASK_MAX_BITS);
 		mask_all_but(&oth, 7);
-		CHILD_ASSERT(mask_seccomp_set(0, SECCOMP_RET_ERRNO |
-					      TSYNC_ERRNO, other ? 2 : 1,
-					      arch, m) == 0);
+		CHILD_ASSERT(mask_seccomp_own_other(0, SECCOMP_RET_ERRNO |
+						    TSYNC_ERRNO, other ? 2 : 1,
+						    &own, &oth) == 0);
 		for (i = 0; i < NR_WORKERS; i++) {
 			CHILD_ASSERT(worker_do(&w[i], 'm') == 0);
 			CHILD_ASSERT(worker_do(&w[i], 'p') == ppid);
@@ -276,14 +272,12 @@ static int sibling_mask(int denied, __u32 action)
 /* Masks of both ABIs, with ERRNO 9, the first install of the sibling. */
 static int sibling_masks(int denied, int other_denied)
 {
-	const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
 	struct mask own, oth;
-	const struct mask *m[2] = { &own, &oth };
 
 	mask_denying(&own, denied);
 	mask_denying(&oth, other_denied);
-	return (int)mask_seccomp_set(0, SECCOMP_RET_ERRNO | TSYNC_ERRNO, 2,
-				     arch, m);
+	return (int)mask_seccomp_own_other(0, SECCOMP_RET_ERRNO | TSYNC_ERRNO,
+					   2, &own, &oth);
 }
 
 /* The sibling's mask does not allow getpid, which install()'s allows. */
@@ -626,17 +620,16 @@ TEST(the_abi_not_listed_is_checked_too)
 		return;
 	pid = fork_child(_metadata);
 	if (pid == 0) {
-		const __u32 arch[2] = { SELF_ARCH, OTHER_ARCH };
 		struct worker s, bystander;
 		struct mask all;
-		const struct mask *m[2] = { &all, &all };
 		pid_t tid[2];
 		int i;
 
 		CHILD_ASSERT(set_nnp() == 0);
 		mask_all(&all, SECCOMP_MASK_MAX_BITS);
-		CHILD_ASSERT(mask_seccomp_set(0, SECCOMP_RET_ERRNO |
-					      TSYNC_ERRNO, 2, arch, m) == 0);
+		CHILD_ASSERT(mask_seccomp_own_other(0, SECCOMP_RET_ERRNO |
+						    TSYNC_ERRNO, 2, &all,
+						    &all) == 0);
 		worker_start(&bystander, NULL);
 		worker_start(&s, sibling_narrows_other_abi);
 		CHILD_ASSERT(shows_other_mask(s.tid, OTHER_NR_getpid));
