@@ -253,9 +253,8 @@ static void check_action(struct __test_metadata *const _metadata,
 {
 	__u32 arch = other_abi ? OTHER_ARCH : SELF_ARCH;
 	bool both = via_seccomp && other_abi_available();
-	pid_t pid;
+	pid_t pid = fork_child(_metadata);
 
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(deny_write(via_seccomp, both, action) == 0);
@@ -441,9 +440,8 @@ TEST_F(invalid, is_einval_and_changes_nothing)
 {
 	const __u32 valid = SECCOMP_RET_ERRNO | 1;
 	char buf[8192];
-	pid_t pid;
+	pid_t pid = fork_child(_metadata);
 
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		/* First install: EINVAL, still mode 0, no mask lines. */
@@ -638,9 +636,8 @@ TEST_F(trap_regs, rolled_back_into_the_handler_context)
 {
 	__u32 arch = variant->other_abi ? OTHER_ARCH : SELF_ARCH;
 	long nr = getppid_nr(arch);
-	pid_t pid;
+	pid_t pid = fork_child(_metadata);
 
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct mask own, other;
 		long ret;

@@ -359,9 +359,8 @@ TEST(mode_2_with_garbage_in_arg4_installs_a_filter)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog prog = { .len = 1, .filter = insn };
-	pid_t pid;
+	pid_t pid = fork_child(_metadata);
 
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		char buf[4096], val[64];
 

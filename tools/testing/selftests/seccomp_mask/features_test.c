@@ -144,9 +144,8 @@ FIXTURE_TEARDOWN(query) {}
 
 TEST_F(query, reports_this_kernel_and_changes_nothing)
 {
-	pid_t pid;
+	pid_t pid = fork_child(_metadata);
 
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct seccomp_mask_features f;
 		char before[4096], after[4096];

@@ -221,9 +221,8 @@ TEST_F(negative, kill_action_kills_at_the_call)
 
 TEST_F(negative, kill_action_kills_under_a_filter)
 {
-	pid_t pid;
+	pid_t pid = fork_full(_metadata, 0);
 
-	pid = fork_full(_metadata, 0);
 	if (pid == 0) {
 		CHILD_ASSERT(filter_allow_all() == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
@@ -236,9 +235,8 @@ TEST_F(negative, kill_action_kills_under_a_filter)
 
 TEST_F(negative, errno_action_returns_the_errno)
 {
-	pid_t pid;
+	pid_t pid = fork_full(_metadata, SECCOMP_RET_ERRNO | DENY_ERRNO);
 
-	pid = fork_full(_metadata, SECCOMP_RET_ERRNO | DENY_ERRNO);
 	if (pid == 0) {
 		long ret;
 
@@ -258,9 +256,8 @@ TEST_F(negative, errno_action_returns_the_errno)
 
 TEST_F(negative, trap_action_signals_the_number)
 {
-	pid_t pid;
+	pid_t pid = fork_full(_metadata, SECCOMP_RET_TRAP);
 
-	pid = fork_full(_metadata, SECCOMP_RET_TRAP);
 	if (pid == 0) {
 		long ret;
 

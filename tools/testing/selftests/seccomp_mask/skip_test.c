@@ -226,9 +226,8 @@ TEST_F(trace_event, change_is_checked_by_the_mask)
 	long want = variant->unimplemented ? -unimplemented_errno() :
 		    -MASK_ERRNO;
 	int status;
-	pid_t pid;
+	pid_t pid = fork_child(_metadata);
 
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct mask m;
 

@@ -421,9 +421,8 @@ FIXTURE_TEARDOWN(flag) {}
 
 TEST_F(flag, is_accepted_and_installs)
 {
-	pid_t pid;
+	pid_t pid = fork_child(_metadata);
 
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct sibling s;
 

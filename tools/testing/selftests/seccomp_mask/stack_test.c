@@ -140,9 +140,8 @@ FIXTURE_VARIANT_ADD(mask_over_filter, seccomp) { .via_seccomp = true };
 
 TEST_F(mask_over_filter, keeps_mode_2_and_both_apply)
 {
-	pid_t pid;
+	pid_t pid = fork_child(_metadata);
 
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(install_filter_errno(-1) == 0);
@@ -178,9 +177,8 @@ FIXTURE_VARIANT_ADD(filter_over_mask, seccomp_new_listener) {
 
 TEST_F(filter_over_mask, gives_mode_2_and_keeps_the_mask)
 {
-	pid_t pid;
+	pid_t pid = fork_child(_metadata);
 
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		long expect = 0;
 
@@ -438,9 +436,8 @@ FIXTURE_VARIANT_ADD(strict_over_mask, seccomp_over_mask_and_filter) {
 TEST_F(strict_over_mask, is_einval)
 {
 	int mode = variant->with_filter ? 2 : 3;
-	pid_t pid;
+	pid_t pid = fork_child(_metadata);
 
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		int ret;
 

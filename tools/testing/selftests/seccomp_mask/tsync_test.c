@@ -771,9 +771,8 @@ FIXTURE_VARIANT_ADD(flags, all) { .flags = ~0U };
 
 TEST_F(flags, unknown_is_einval_and_installs_nothing)
 {
-	pid_t pid;
+	pid_t pid = fork_child(_metadata);
 
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		errno = 0;

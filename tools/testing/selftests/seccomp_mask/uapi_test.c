@@ -250,9 +250,8 @@ FIXTURE_VARIANT_ADD(detection, unknown_flag_bit_2_is_einval) { .flags = 1U << 2,
 
 TEST_F(detection, null_set)
 {
-	pid_t pid;
+	pid_t pid = fork_child(_metadata);
 
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct mask m;
 

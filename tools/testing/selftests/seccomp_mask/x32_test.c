@@ -66,9 +66,8 @@ FIXTURE_TEARDOWN(x32_prctl) {}
 
 TEST_F(x32_prctl, is_einval_and_installs_nothing)
 {
-	pid_t pid;
+	pid_t pid = fork_child(_metadata);
 
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		char buf[8192];
 		struct mask m;
@@ -114,9 +113,8 @@ FIXTURE_VARIANT_ADD(x32_call, errno) { .action = SECCOMP_RET_ERRNO | MASK_ERRNO 
 
 TEST_F(x32_call, is_denied_even_with_the_native_bit_set)
 {
-	pid_t pid;
+	pid_t pid = fork_child(_metadata);
 
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct mask m;
 		long ret;
