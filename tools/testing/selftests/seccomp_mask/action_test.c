@@ -238,11 +238,8 @@ FIXTURE_VARIANT_ADD(action, seccomp_other_abi) { .via_seccomp = true, .other_abi
 
 FIXTURE_SETUP(action)
 {
-	if (!require_mask(_metadata))
-		return;
-	if (variant->other_abi && !other_abi_available())
-		SKIP(return, "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
-	ASSERT_TRUE(target_open(&self->t));
+	if (require_mask_with_abi(_metadata, variant->other_abi))
+		ASSERT_TRUE(target_open(&self->t));
 }
 
 FIXTURE_TEARDOWN(action) { target_put(&self->t); }
@@ -624,10 +621,7 @@ FIXTURE_VARIANT_ADD(trap_regs, other_abi_handler_writes_0x1234) {
 
 FIXTURE_SETUP(trap_regs)
 {
-	if (!require_mask(_metadata))
-		return;
-	if (variant->other_abi && !other_abi_available())
-		SKIP(return, "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
+	require_mask_with_abi(_metadata, variant->other_abi);
 }
 
 FIXTURE_TEARDOWN(trap_regs) {}

@@ -43,10 +43,8 @@ TEST(status_shows_both_masks_to_another_task)
 	unsigned int i;
 	pid_t pid;
 
-	if (!require_mask(_metadata))
+	if (!require_mask_with_abi(_metadata, true))
 		return;
-	if (!other_abi_available())
-		SKIP(return, "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
 	mask_none(&native, 512);
 	for (i = 0; i < ARRAY_SIZE(native_nrs); i++)
 		mask_set(&native, native_nrs[i]);
@@ -80,10 +78,8 @@ TEST(status_shows_own_mask_and_empty_other_mask_to_self)
 	struct mask m;
 	pid_t pid;
 
-	if (!require_mask(_metadata))
+	if (!require_mask_with_abi(_metadata, true))
 		return;
-	if (!other_abi_available())
-		SKIP(return, "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
 	mask_all_but(&m, __NR_getppid);
 	mask_clear(&m, NR_UNIMPLEMENTED);
 	pid = fork_child(_metadata);

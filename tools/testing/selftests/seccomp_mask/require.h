@@ -217,6 +217,24 @@ static inline bool other_abi_available(void)
 #endif
 }
 
+#ifndef SECCOMP_MASK_NO_HARNESS
+/*
+ * require_mask(), then, when @other_abi, the second x86 ABI: false, with
+ * the test skipped, without it (a skip even with SECCOMP_MASK_REQUIRED=1,
+ * unlike require_other_abi()).
+ */
+static inline bool require_mask_with_abi(struct __test_metadata *const _metadata,
+					 bool other_abi)
+{
+	if (!require_mask(_metadata))
+		return false;
+	if (other_abi && !other_abi_available())
+		SKIP(return false,
+		     "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
+	return true;
+}
+#endif
+
 #if defined(X86_BUILD) && !defined(SECCOMP_MASK_NO_HARNESS)
 /* False, with the test skipped (or failed: required), without that ABI. */
 static inline bool require_other_abi(struct __test_metadata *const _metadata)
