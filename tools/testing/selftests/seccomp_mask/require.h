@@ -174,6 +174,14 @@ require_mask_page(struct __test_metadata *const _metadata)
 }
 #endif
 
+#ifndef SECCOMP_MASK_NO_HARNESS
+/* require_mask(), then require_threads(). */
+static inline bool require_mask_threads(struct __test_metadata *const _metadata)
+{
+	return require_mask(_metadata) && require_threads(_metadata);
+}
+#endif
+
 #if X86_BUILD == 64
 /*
  * Does the kernel run ia32 syscalls? Without CONFIG_IA32_EMULATION (or

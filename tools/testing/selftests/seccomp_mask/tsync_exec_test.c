@@ -318,13 +318,7 @@ FIXTURE_VARIANT_ADD(tsync_exec, leader_execs) { .leader_execs = true };
 /* A sibling execs (and becomes the leader); the main thread TSYNCs. */
 FIXTURE_VARIANT_ADD(tsync_exec, sibling_execs) { .leader_execs = false };
 
-FIXTURE_SETUP(tsync_exec)
-{
-	if (!require_mask(_metadata))
-		return;
-	require_threads(_metadata);
-}
-
+FIXTURE_SETUP(tsync_exec) { require_mask_threads(_metadata); }
 FIXTURE_TEARDOWN(tsync_exec) {}
 
 TEST_F_TIMEOUT(tsync_exec, image_is_fully_in_one_state, TEST_SECONDS)

@@ -389,13 +389,7 @@ FIXTURE_VARIANT_ADD(tsync_stress, mask_mode) { .filter = false };
 /* Masks stacked on a filter: seccomp_mask_check_filtered(). */
 FIXTURE_VARIANT_ADD(tsync_stress, filter_mode) { .filter = true };
 
-FIXTURE_SETUP(tsync_stress)
-{
-	if (!require_mask(_metadata))
-		return;
-	require_threads(_metadata);
-}
-
+FIXTURE_SETUP(tsync_stress) { require_mask_threads(_metadata); }
 FIXTURE_TEARDOWN(tsync_stress) {}
 
 TEST_F_TIMEOUT(tsync_stress, every_tsync_replaces_allowlists_under_readers,
