@@ -28,29 +28,21 @@ FIXTURE_VARIANT(rewrite) {
 };
 
 FIXTURE_VARIANT_ADD(rewrite, allowed_into_denied_is_killed) {
-	.from = __NR_getpid,
-	.to = __NR_getppid,
-	.outcome = KILLED,
+	.from = __NR_getpid, .to = __NR_getppid, .outcome = KILLED,
 };
 
 FIXTURE_VARIANT_ADD(rewrite, denied_into_allowed_survives) {
-	.from = __NR_getppid,
-	.to = __NR_getpid,
-	.outcome = RETURNS_PID,
+	.from = __NR_getppid, .to = __NR_getpid, .outcome = RETURNS_PID,
 };
 
 /* Version 2: -1 is never denied; the call gets the unimplemented errno. */
 FIXTURE_VARIANT_ADD(rewrite, denied_into_minus_1_returns_enosys) {
-	.from = __NR_getppid,
-	.to = -1,
-	.outcome = RETURNS_ENOSYS,
+	.from = __NR_getppid, .to = -1, .outcome = RETURNS_ENOSYS,
 };
 
 /* Version 2: ... or the value the tracer set. */
 FIXTURE_VARIANT_ADD(rewrite, denied_into_minus_1_returns_the_tracers_value) {
-	.from = __NR_getppid,
-	.to = -1,
-	.set_ret = true,
+	.from = __NR_getppid, .to = -1, .set_ret = true,
 	.outcome = RETURNS_SKIP_RET,
 };
 
@@ -68,18 +60,32 @@ FIXTURE_TEARDOWN(rewrite) {}
 /* Stops of the tracee at the most, so that a broken kernel cannot loop. */
 #define MAX_STOPS	1000
 
+/*
+ * require_mask(), then @m set to deny getppid: the errno of an
+ * unimplemented number (which must be positive), 0 when skipped.
+ */
+static int require_mask_unimplemented(struct __test_metadata *const _metadata,
+				      struct mask *m)
+{
+	int unimplemented = unimplemented_errno();
+
+	if (!require_mask(_metadata))
+		return 0;
+	ASSERT_LT(0, unimplemented);
+	mask_all_but(m, __NR_getppid);
+	return unimplemented;
+}
+
 TEST_F(rewrite, syscall_number_at_entry)
 {
 	struct __ptrace_syscall_info info;
-	int status, rewritten = 0, stops;
-	int unimplemented = unimplemented_errno();
+	int status, rewritten = 0, stops, unimplemented;
 	struct mask m;
 	pid_t pid;
 
-	if (!require_mask(_metadata))
+	unimplemented = require_mask_unimplemented(_metadata, &m);
+	if (!unimplemented)
 		return;
-	ASSERT_LT(0, unimplemented);
-	mask_all_but(&m, __NR_getppid);
 	pid = fork_child(_metadata);
 	if (pid == 0) {
 		long ret;
@@ -160,14 +166,13 @@ TEST_F(rewrite, syscall_number_at_entry)
 /* Version 2: syscall(-1) made by the task itself is not denied either. */
 TEST(own_minus_1_is_unimplemented_not_a_kill)
 {
-	int unimplemented = unimplemented_errno();
+	int unimplemented;
 	struct mask m;
 	pid_t pid;
 
-	if (!require_mask(_metadata))
+	unimplemented = require_mask_unimplemented(_metadata, &m);
+	if (!unimplemented)
 		return;
-	ASSERT_LT(0, unimplemented);
-	mask_all_but(&m, __NR_getppid);
 	pid = fork_masked(_metadata, false, &m);
 	if (pid == 0) {
 		errno = 0;
