@@ -321,6 +321,28 @@ static inline pid_t fork_strict(struct __test_metadata *const _metadata,
 }
 
 /*
+ * In strict mode the prctl() and seccomp() calls themselves are not
+ * allowed: a child in strict mode (after no_new_privs) that asks for a
+ * mask with @action must be killed by strict mode (SIGKILL) at that call,
+ * which installs nothing.
+ */
+static inline void
+assert_mask_over_strict_killed(struct __test_metadata *const _metadata,
+			       unsigned long action)
+{
+	struct mask m;
+	pid_t pid;
+
+	mask_all(&m, SECCOMP_MASK_MAX_BITS);
+	pid = fork_strict(_metadata, true);
+	if (pid == 0) {
+		CHILD_DENIED(mask_prctl_action(&m, action));
+		syscall(__NR_exit, 0);
+	}
+	ASSERT_CHILD_KILLED_AT(pid, SIGKILL);
+}
+
+/*
  * In a child with @m installed (see fork_masked()), @call must be denied:
  * the child must be killed by SIGSYS right at it.
  */

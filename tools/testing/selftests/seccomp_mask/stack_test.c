@@ -467,28 +467,9 @@ TEST_F(strict_over_mask, is_einval)
  */
 TEST(mask_over_strict_is_killed_by_strict_mode)
 {
-	int status;
-	pid_t pid;
-
-	if (!require_mask(_metadata))
-		return;
-	pid = fork_child(_metadata);
-	if (pid == 0) {
-		struct mask m;
-
-		mask_all(&m, SECCOMP_MASK_MAX_BITS);
-		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT,
-				   0, 0, 0) == 0);
-		CHILD_DENIED(mask_prctl_action(&m, SECCOMP_RET_ERRNO | 1));
-		syscall(__NR_exit, 0);
-	}
-	status = child_wait(_metadata, pid);
-	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
-		child_describe(_metadata, status, __LINE__);
-	}
-	EXPECT_TRUE(child_report->denied_line);
-	EXPECT_FALSE(child_report->denied_returned);
+	if (require_mask(_metadata))
+		assert_mask_over_strict_killed(_metadata,
+					       SECCOMP_RET_ERRNO | 1);
 }
 
 /*
