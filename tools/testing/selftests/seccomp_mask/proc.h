@@ -118,13 +118,11 @@ static inline ssize_t read_until(int fd, void *buf, size_t len, double end)
 		if (ms <= 0)
 			return -2;
 		n = poll(&pfd, 1, ms);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
 		if (!n)
-			continue;
-		n = read(fd, (char *)buf + off, len - off);
+			continue;	/* the deadline, checked again */
+		if (n > 0)
+			n = read(fd, (char *)buf + off, len - off);
+		/* An error of poll() or of read(), or the end of the file. */
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
