@@ -146,19 +146,18 @@ static uint64_t place(int *posp, uint64_t len, bool low32, int *arp)
 	case P_RO:
 		return slot(ar, true);
 	case P_STR_RW:
-		return b + 1 * PG - 1 - rn(len - 1);
+	case P_STR_RO:
+		return b + (pos == P_STR_RW ? 1 : 4) * PG - 1 - rn(len - 1);
 	case P_END_RW_NONE:
-		return b + 2 * PG - len;
+	case P_END_RO_UNMAP:
+		return b + (pos == P_END_RW_NONE ? 2 : 5) * PG - len;
 	case P_OVER_NONE:
-		return len < 2 ? b + 2 * PG : b + 2 * PG - 1 - rn(len - 1);
+	case P_OVER_UNMAP:
+		/* Running over the edge: at least its last byte is past it. */
+		b += (pos == P_OVER_NONE ? 2 : 5) * PG;
+		return len < 2 ? b : b - 1 - rn(len - 1);
 	case P_IN_NONE:
 		return b + 2 * PG + 256 + rn(8) * 8;
-	case P_STR_RO:
-		return b + 4 * PG - 1 - rn(len - 1);
-	case P_END_RO_UNMAP:
-		return b + 5 * PG - len;
-	case P_OVER_UNMAP:
-		return len < 2 ? b + 5 * PG : b + 5 * PG - 1 - rn(len - 1);
 	case P_IN_UNMAP:
 		return b + 5 * PG + 512;
 	case P_END_RW_UNMAP:

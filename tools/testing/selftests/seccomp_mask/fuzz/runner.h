@@ -20,25 +20,15 @@ static unsigned long errs_seen[5];	/* EINVAL EFAULT EPERM EACCES other */
 
 static void count_err(long r)
 {
+	static const long counted[] = { EINVAL, EFAULT, EPERM, EACCES };
+	unsigned int i;
+
 	if (r >= 0)
 		return;
-	switch (-r) {
-	case EINVAL:
-		errs_seen[0]++;
-		break;
-	case EFAULT:
-		errs_seen[1]++;
-		break;
-	case EPERM:
-		errs_seen[2]++;
-		break;
-	case EACCES:
-		errs_seen[3]++;
-		break;
-	default:
-		errs_seen[4]++;
-		break;
-	}
+	/* The index of -@r in counted[], or that of "other". */
+	for (i = 0; i < ARRAY_SIZE(counted) && counted[i] != -r; i++)
+		;
+	errs_seen[i]++;
 }
 
 static const char *status_str(int st, char *buf, size_t len)
