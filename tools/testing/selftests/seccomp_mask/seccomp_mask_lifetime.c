@@ -154,6 +154,20 @@ static void add(long *c, long n)
 	__atomic_add_fetch(&cnt->ops, n, __ATOMIC_SEQ_CST);
 }
 
+/*
+ * In the parent, after fork() gave @pid at @line: counts the fork, or
+ * the failure (as CHECK(pid > 0) at @line would) and returns false.
+ */
+static bool fork_counted(pid_t pid, int line)
+{
+	if (pid <= 0)
+		check_failed(line, "pid > 0");
+	if (pid < 0)
+		return false;
+	add(&cnt->forks, 1);
+	return true;
+}
+
 /* Active objects and objects per slab of the cache; false when unknown. */
 static bool slab_figures(long *active, long *total, long *perslab)
 {
@@ -310,10 +324,8 @@ static void __noreturn worker(const char *self, unsigned int round)
 			}
 			_exit(0);
 		}
-		CHECK(pid > 0);
-		if (pid < 0)
+		if (!fork_counted(pid, __LINE__))
 			break;
-		add(&cnt->forks, 1);
 		if (i % 2) {
 			add(&cnt->tightenings, 1);
 			/* read the status of a zombie or a live masked task */
@@ -724,10 +736,8 @@ static void __noreturn failfork_worker(unsigned int round, int nfail, int nok, b
 			}
 			_exit(0);
 		}
-		CHECK(pid > 0);
-		if (pid < 0)
+		if (!fork_counted(pid, __LINE__))
 			break;
-		add(&cnt->forks, 1);
 		if (i % 2 == 0)
 			add(&cnt->tightenings, 1);
 		CHECK(waitpid(pid, &st, 0) == pid);
