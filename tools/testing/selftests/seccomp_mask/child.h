@@ -14,6 +14,8 @@
 #ifndef _SELFTESTS_SECCOMP_MASK_CHILD_H
 #define _SELFTESTS_SECCOMP_MASK_CHILD_H
 
+#include <pthread.h>
+
 #include "abi.h"
 #include "install.h"
 
@@ -411,6 +413,70 @@ static inline void handshake_release_child(struct handshake *h)
 {
 	close(h->done[1]);
 	close(h->ready[0]);
+}
+
+/*
+ * A thread of a child that answers commands, one byte each: it runs
+ * @setup first (its return in @ret), then for each command @run, which
+ * sets @ret, or returns false to end the thread; 'm', the thread's
+ * seccomp mode, is every such thread's. The loop itself makes only
+ * read(), write() and exit(): the thread may be in strict mode.
+ */
+struct cmd_thread {
+	pthread_t thread;
+	pid_t tid;
+	int (*setup)(void);
+	bool (*run)(struct cmd_thread *t, char cmd);
+	long arg;		/* for @run */
+	int go[2];
+	int done[2];
+	long ret;
+};
+
+static inline void *cmd_thread_fn(void *arg)
+{
+	struct cmd_thread *t = arg;
+	char c;
+
+	t->tid = syscall(__NR_gettid);
+	t->ret = t->setup ? t->setup() : 0;
+	for (;;) {
+		if (write(t->done[1], "d", 1) != 1 ||
+		    read(t->go[0], &c, 1) != 1)
+			syscall(__NR_exit, 1);
+		if (c == 'm')
+			t->ret = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
+		else if (!t->run(t, c))
+			syscall(__NR_exit, 0);
+	}
+	return NULL;
+}
+
+/* In a child: start @t, with @setup, @run and @arg; @setup must return 0. */
+static inline void cmd_thread_start(struct cmd_thread *t, int (*setup)(void),
+				    bool (*run)(struct cmd_thread *t, char cmd),
+				    long arg)
+{
+	char c;
+
+	memset(t, 0, sizeof(*t));
+	t->setup = setup;
+	t->run = run;
+	t->arg = arg;
+	CHILD_ASSERT(pipe(t->go) == 0 && pipe(t->done) == 0);
+	CHILD_ASSERT(pthread_create(&t->thread, NULL, cmd_thread_fn, t) == 0);
+	CHILD_ASSERT(read(t->done[0], &c, 1) == 1);
+	CHILD_ASSERT(t->ret == 0);
+}
+
+/* In a child: have @t run command @cmd; its result. */
+static inline long cmd_thread_ask(struct cmd_thread *t, char cmd)
+{
+	char c;
+
+	CHILD_ASSERT(write(t->go[1], &cmd, 1) == 1);
+	CHILD_ASSERT(read(t->done[0], &c, 1) == 1);
+	return t->ret;
 }
 
 /* A SIGSYS handler that records what SECCOMP_RET_TRAP delivers. */

@@ -307,66 +307,31 @@ static bool require_spec(struct __test_metadata *const _metadata,
 
 /*
  * A second thread that runs commands: 's' reads its speculation state
- * (of @which), 'm' its seccomp mode. It starts in mode 0 or, with
- * @filter, installs a filter with SECCOMP_FILTER_FLAG_SPEC_ALLOW first.
+ * (of the cmd_thread's arg), 'm' its seccomp mode (child.h).
  */
-struct sibling {
-	pthread_t thread;
-	int which;
-	bool filter;
-	int go[2];
-	int done[2];
-	long ret;
-};
-
-static void *sibling_fn(void *arg)
+static bool sibling_run(struct cmd_thread *s, char cmd)
 {
-	struct sibling *s = arg;
-	char c;
-
-	s->ret = s->filter ? filter_install(SECCOMP_FILTER_FLAG_SPEC_ALLOW) : 0;
-	for (;;) {
-		if (write(s->done[1], "d", 1) != 1 ||
-		    read(s->go[0], &c, 1) != 1)
-			syscall(__NR_exit, 1);
-		switch (c) {
-		case 's':
-			s->ret = prctl(PR_GET_SPECULATION_CTRL, s->which, 0, 0, 0);
-			if (s->ret < 0)
-				s->ret = -errno;
-			break;
-		case 'm':
-			s->ret = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
-			break;
-		default:
-			syscall(__NR_exit, 0);
-		}
-	}
-	return NULL;
+	if (cmd != 's')
+		return false;
+	s->ret = prctl(PR_GET_SPECULATION_CTRL, s->arg, 0, 0, 0);
+	if (s->ret < 0)
+		s->ret = -errno;
+	return true;
 }
 
-/* In a child: start @s; its setup must succeed. */
-static void sibling_start(struct sibling *s, int which, bool filter)
+static int sibling_filter(void)
 {
-	char c;
-
-	memset(s, 0, sizeof(*s));
-	s->which = which;
-	s->filter = filter;
-	CHILD_ASSERT(pipe(s->go) == 0 && pipe(s->done) == 0);
-	CHILD_ASSERT(pthread_create(&s->thread, NULL, sibling_fn, s) == 0);
-	CHILD_ASSERT(read(s->done[0], &c, 1) == 1);
-	CHILD_ASSERT(s->ret == 0);
+	return filter_install(SECCOMP_FILTER_FLAG_SPEC_ALLOW);
 }
 
-/* In a child: what the sibling answers to @cmd. */
-static long sibling_ask(struct sibling *s, char cmd)
+/*
+ * In a child: start @s, of speculation state @which, in mode 0 or, with
+ * @filter, after it installed a filter with SECCOMP_FILTER_FLAG_SPEC_ALLOW;
+ * its setup must succeed.
+ */
+static void sibling_start(struct cmd_thread *s, int which, bool filter)
 {
-	char c;
-
-	CHILD_ASSERT(write(s->go[1], &cmd, 1) == 1);
-	CHILD_ASSERT(read(s->done[0], &c, 1) == 1);
-	return s->ret;
+	cmd_thread_start(s, filter ? sibling_filter : NULL, sibling_run, which);
 }
 
 /* The mask of these tests: everything but getppid, this ABI only. */
@@ -424,7 +389,7 @@ TEST_F(flag, is_accepted_and_installs)
 	pid_t pid = fork_child(_metadata);
 
 	if (pid == 0) {
-		struct sibling s;
+		struct cmd_thread s;
 
 		CHILD_ASSERT(set_nnp() == 0);
 		if (variant->sibling)
@@ -434,7 +399,7 @@ TEST_F(flag, is_accepted_and_installs)
 		CHILD_ASSERT(install_mask(false, variant->flags, false) == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
 		if (variant->sibling)
-			CHILD_ASSERT(sibling_ask(&s, 'm') == 3);
+			CHILD_ASSERT(cmd_thread_ask(&s, 'm') == 3);
 		CHILD_DENIED(syscall(__NR_getppid));
 		_exit(0);
 	}
@@ -617,16 +582,16 @@ TEST_F(spec, install)
 	seen->sib_after = SPEC_UNREAD;
 	pid = fork_child(_metadata);
 	if (pid == 0) {
-		struct sibling s;
+		struct cmd_thread s;
 
 		CHILD_ASSERT(set_nnp() == 0);
 		if (c->caller_filter)
 			CHILD_ASSERT(filter_install(SECCOMP_FILTER_FLAG_SPEC_ALLOW) == 0);
 		if (c->sib != SIB_NONE) {
 			sibling_start(&s, k->which, c->sib == SIB_FILTER);
-			seen->sib_before = sibling_ask(&s, 's');
+			seen->sib_before = cmd_thread_ask(&s, 's');
 			CHILD_ASSERT(seen->sib_before == SPEC_OPEN);
-			CHILD_ASSERT(sibling_ask(&s, 'm') ==
+			CHILD_ASSERT(cmd_thread_ask(&s, 'm') ==
 				     (c->sib == SIB_FILTER ? 2 : 0));
 		}
 		if (c->tighten)
@@ -640,12 +605,12 @@ TEST_F(spec, install)
 
 		seen->after = spec_get(k);
 		if (c->sib != SIB_NONE)
-			seen->sib_after = sibling_ask(&s, 's');
+			seen->sib_after = cmd_thread_ask(&s, 's');
 		CHILD_ASSERT(seen->after == want);
 		if (c->sib != SIB_NONE) {
 			CHILD_ASSERT(seen->sib_after == want);
 			/* The sibling took the masks. */
-			CHILD_ASSERT(sibling_ask(&s, 'm') ==
+			CHILD_ASSERT(cmd_thread_ask(&s, 'm') ==
 				     (c->sib == SIB_FILTER ? 2 : 3));
 		}
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) ==

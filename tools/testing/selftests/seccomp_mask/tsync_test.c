@@ -45,71 +45,31 @@ static void mask_denying(struct mask *m, int denied)
 		mask_all_but(m, denied);
 }
 
-struct worker {
-	pthread_t thread;
-	pid_t tid;
-	int (*setup)(void);	/* run first, in the thread */
-	int go[2];
-	int done[2];
-	long ret;		/* setup's return, then each command's */
-};
-
-static void *worker_fn(void *arg)
+/* The commands of the workers: getppid (both ABIs), nnp; 'm' (child.h). */
+static bool worker_run(struct cmd_thread *w, char cmd)
 {
-	struct worker *w = arg;
-	char c;
-
-	w->tid = syscall(__NR_gettid);
-	w->ret = w->setup ? w->setup() : 0;
-	/* Only read, write and exit: the worker may be in strict mode. */
-	for (;;) {
-		if (write(w->done[1], "d", 1) != 1 ||
-		    read(w->go[0], &c, 1) != 1)
-			syscall(__NR_exit, 1);
-		switch (c) {
-		case 'p':
-			w->ret = own_call(__NR_getppid);
-			break;
-		case 'o':
-			w->ret = other_getppid();
-			break;
-		case 'm':
-			w->ret = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
-			break;
-		case 'n':
-			w->ret = prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0);
-			break;
-		default:
-			syscall(__NR_exit, 0);
-		}
+	switch (cmd) {
+	case 'p':
+		w->ret = own_call(__NR_getppid);
+		return true;
+	case 'o':
+		w->ret = other_getppid();
+		return true;
+	case 'n':
+		w->ret = prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0);
+		return true;
+	default:
+		return false;
 	}
-	return NULL;
 }
 
 /* In a child: start @w, which runs @setup; it must return 0. */
-static void worker_start(struct worker *w, int (*setup)(void))
+static void worker_start(struct cmd_thread *w, int (*setup)(void))
 {
-	char c;
-
-	memset(w, 0, sizeof(*w));
-	w->setup = setup;
-	CHILD_ASSERT(pipe(w->go) == 0 && pipe(w->done) == 0);
-	CHILD_ASSERT(pthread_create(&w->thread, NULL, worker_fn, w) == 0);
-	CHILD_ASSERT(read(w->done[0], &c, 1) == 1);
-	CHILD_ASSERT(w->ret == 0);
+	cmd_thread_start(w, setup, worker_run, 0);
 }
 
-/* Have @w run command @cmd; its result. */
-static long worker_do(struct worker *w, char cmd)
-{
-	char c;
-
-	CHILD_ASSERT(write(w->go[1], &cmd, 1) == 1);
-	CHILD_ASSERT(read(w->done[0], &c, 1) == 1);
-	return w->ret;
-}
-
-static void worker_stop(struct worker *w)
+static void worker_stop(struct cmd_thread *w)
 {
 	CHILD_ASSERT(write(w->go[1], "q", 1) == 1);
 	CHILD_ASSERT(pthread_join(w->thread, NULL) == 0);
@@ -184,7 +144,7 @@ TEST(every_thread_gets_the_callers_resulting_masks_and_action)
 		return;
 	pid = fork_child(_metadata);
 	if (pid == 0) {
-		struct worker w[NR_WORKERS];
+		struct cmd_thread w[NR_WORKERS];
 		struct mask own, oth;
 		const char *oth_line = mask_line(true);
 		char list[4096];
@@ -200,8 +160,8 @@ TEST(every_thread_gets_the_callers_resulting_masks_and_action)
 						    TSYNC_ERRNO, other ? 2 : 1,
 						    &own, &oth) == 0);
 		for (i = 0; i < NR_WORKERS; i++) {
-			CHILD_ASSERT(worker_do(&w[i], 'm') == 0);
-			CHILD_ASSERT(worker_do(&w[i], 'p') == ppid);
+			CHILD_ASSERT(cmd_thread_ask(&w[i], 'm') == 0);
+			CHILD_ASSERT(cmd_thread_ask(&w[i], 'p') == ppid);
 		}
 		/* Then a TSYNC tightening of this ABI only. */
 		CHILD_ASSERT(install(SECCOMP_MASK_FLAG_TSYNC) == 0);
@@ -212,8 +172,8 @@ TEST(every_thread_gets_the_callers_resulting_masks_and_action)
 			if (other)
 				CHILD_ASSERT(status_is(w[i].tid, oth_line,
 						       list));
-			CHILD_ASSERT(worker_do(&w[i], 'm') == 3);
-			CHILD_ASSERT(worker_do(&w[i], 'p') == -TSYNC_ERRNO);
+			CHILD_ASSERT(cmd_thread_ask(&w[i], 'm') == 3);
+			CHILD_ASSERT(cmd_thread_ask(&w[i], 'p') == -TSYNC_ERRNO);
 		}
 		for (i = 0; i < NR_WORKERS; i++)
 			worker_stop(&w[i]);
@@ -231,19 +191,19 @@ TEST(no_new_privs_reaches_every_thread)
 		return;
 	pid = fork_child(_metadata);
 	if (pid == 0) {
-		struct worker w[NR_WORKERS];
+		struct cmd_thread w[NR_WORKERS];
 		int i;
 
 		for (i = 0; i < NR_WORKERS; i++)
 			worker_start(&w[i], NULL);
 		CHILD_ASSERT(set_nnp() == 0);
 		for (i = 0; i < NR_WORKERS; i++) {
-			CHILD_ASSERT(worker_do(&w[i], 'n') == 0);
+			CHILD_ASSERT(cmd_thread_ask(&w[i], 'n') == 0);
 			CHILD_ASSERT(status_is(w[i].tid, "NoNewPrivs", "0"));
 		}
 		CHILD_ASSERT(install(SECCOMP_MASK_FLAG_TSYNC) == 0);
 		for (i = 0; i < NR_WORKERS; i++) {
-			CHILD_ASSERT(worker_do(&w[i], 'n') == 1);
+			CHILD_ASSERT(cmd_thread_ask(&w[i], 'n') == 1);
 			CHILD_ASSERT(status_is(w[i].tid, "NoNewPrivs", "1"));
 			CHILD_ASSERT(has_install(w[i].tid, "3"));
 		}
@@ -507,7 +467,7 @@ FIXTURE_TEARDOWN(sibling) {}
  * In a child: is the sibling as its setup left it? @other: check its
  * mask of the other ABI too.
  */
-static bool sibling_unchanged(struct worker *s, const struct sibling_case *c,
+static bool sibling_unchanged(struct cmd_thread *s, const struct sibling_case *c,
 			      bool other)
 {
 	struct mask m;
@@ -524,14 +484,14 @@ static bool sibling_unchanged(struct worker *s, const struct sibling_case *c,
 }
 
 /* In a child: install_both()'s mask of the other ABI reached all three. */
-static void other_abi_taken(struct worker *s, struct worker *bystander)
+static void other_abi_taken(struct cmd_thread *s, struct cmd_thread *bystander)
 {
 	CHILD_ASSERT(shows_other_mask(0, OTHER_NR_getppid));
 	CHILD_ASSERT(shows_other_mask(bystander->tid, OTHER_NR_getppid));
 	CHILD_ASSERT(shows_other_mask(s->tid, OTHER_NR_getppid));
 	CHILD_ASSERT(other_getppid() == -TSYNC_ERRNO);
-	CHILD_ASSERT(worker_do(bystander, 'o') == -TSYNC_ERRNO);
-	CHILD_ASSERT(worker_do(s, 'o') == -TSYNC_ERRNO);
+	CHILD_ASSERT(cmd_thread_ask(bystander, 'o') == -TSYNC_ERRNO);
+	CHILD_ASSERT(cmd_thread_ask(s, 'o') == -TSYNC_ERRNO);
 }
 
 TEST_F(sibling, takes_the_masks_or_fails_the_call_with_its_tid)
@@ -542,7 +502,7 @@ TEST_F(sibling, takes_the_masks_or_fails_the_call_with_its_tid)
 
 	pid = fork_child(_metadata);
 	if (pid == 0) {
-		struct worker s, bystander;
+		struct cmd_thread s, bystander;
 		long ret;
 
 		CHILD_ASSERT(set_nnp() == 0);
@@ -558,8 +518,8 @@ TEST_F(sibling, takes_the_masks_or_fails_the_call_with_its_tid)
 			CHILD_ASSERT(has_install(bystander.tid, "3"));
 			CHILD_ASSERT(has_install(s.tid, !strcmp(c->mode, "2") ?
 						 "2" : "3"));
-			CHILD_ASSERT(worker_do(&s, 'p') == -TSYNC_ERRNO);
-			CHILD_ASSERT(worker_do(&bystander, 'p') ==
+			CHILD_ASSERT(cmd_thread_ask(&s, 'p') == -TSYNC_ERRNO);
+			CHILD_ASSERT(cmd_thread_ask(&bystander, 'p') ==
 				     -TSYNC_ERRNO);
 			CHILD_ASSERT(own_call(__NR_getppid) == -TSYNC_ERRNO);
 			if (c->both)
@@ -570,20 +530,20 @@ TEST_F(sibling, takes_the_masks_or_fails_the_call_with_its_tid)
 			CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0);
 			CHILD_ASSERT(has_no_mask(0));
 			CHILD_ASSERT(has_no_mask(bystander.tid));
-			CHILD_ASSERT(worker_do(&bystander, 'm') == 0);
-			CHILD_ASSERT(worker_do(&bystander, 'p') == ppid);
+			CHILD_ASSERT(cmd_thread_ask(&bystander, 'm') == 0);
+			CHILD_ASSERT(cmd_thread_ask(&bystander, 'p') == ppid);
 			CHILD_ASSERT(own_call(__NR_getppid) == ppid);
 			CHILD_ASSERT(sibling_unchanged(&s, c, other));
 			/* Every mask of a sibling in mode 3 allows getppid. */
 			if (!strcmp(c->mode, "3"))
-				CHILD_ASSERT(worker_do(&s, 'p') == ppid);
+				CHILD_ASSERT(cmd_thread_ask(&s, 'p') == ppid);
 			if (c->both) {
 				/* Denied by the new masks, yet it runs. */
 				CHILD_ASSERT(other_getppid() == ppid);
-				CHILD_ASSERT(worker_do(&bystander, 'o') ==
+				CHILD_ASSERT(cmd_thread_ask(&bystander, 'o') ==
 					     ppid);
 				if (c->other_denied != DENIES_ALL)
-					CHILD_ASSERT(worker_do(&s, 'o') ==
+					CHILD_ASSERT(cmd_thread_ask(&s, 'o') ==
 						     ppid);
 			}
 		}
@@ -620,7 +580,7 @@ TEST(the_abi_not_listed_is_checked_too)
 		return;
 	pid = fork_child(_metadata);
 	if (pid == 0) {
-		struct worker s, bystander;
+		struct cmd_thread s, bystander;
 		struct mask all;
 		pid_t tid[2];
 		int i;
@@ -649,9 +609,9 @@ TEST(the_abi_not_listed_is_checked_too)
 		CHILD_ASSERT(status_shows_mask(s.tid, &all));
 		CHILD_ASSERT(shows_other_mask(s.tid, OTHER_NR_getpid));
 		CHILD_ASSERT(own_call(__NR_getppid) == ppid);
-		CHILD_ASSERT(worker_do(&bystander, 'p') == ppid);
-		CHILD_ASSERT(worker_do(&s, 'p') == ppid);
-		CHILD_ASSERT(worker_do(&s, 'o') == ppid);
+		CHILD_ASSERT(cmd_thread_ask(&bystander, 'p') == ppid);
+		CHILD_ASSERT(cmd_thread_ask(&s, 'p') == ppid);
+		CHILD_ASSERT(cmd_thread_ask(&s, 'o') == ppid);
 		worker_stop(&s);
 		worker_stop(&bystander);
 		_exit(0);
@@ -688,7 +648,7 @@ static int sibling_strict_outer_tid(void)
 /* Pid 1 of a new pid namespace: its second thread cannot take the masks. */
 static void pidns_init(void)
 {
-	struct worker s, bystander;
+	struct cmd_thread s, bystander;
 	pid_t ppid = getppid();
 	long ret;
 
@@ -705,8 +665,8 @@ static void pidns_init(void)
 	CHILD_ASSERT(ret != pidns_outer_tid);
 	CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0);
 	CHILD_ASSERT(has_no_mask(0));
-	CHILD_ASSERT(worker_do(&bystander, 'm') == 0);
-	CHILD_ASSERT(worker_do(&bystander, 'p') == ppid);
+	CHILD_ASSERT(cmd_thread_ask(&bystander, 'm') == 0);
+	CHILD_ASSERT(cmd_thread_ask(&bystander, 'p') == ppid);
 	CHILD_ASSERT(own_call(__NR_getppid) == ppid);
 	worker_stop(&s);
 	worker_stop(&bystander);
