@@ -528,7 +528,8 @@ TEST_F(errors, call)
 		if (variant->e[i].arch != ARCH_OTHER)
 			continue;
 		if (!other_abi)
-			SKIP(return, "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
+			SKIP_UNLESS_REQUIRED(return,
+					     "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
 		other_listed = true;
 	}
 	bad = unmapped_address();
@@ -969,7 +970,8 @@ TEST_F(enomem, failed_allocation_is_enomem_and_changes_nothing)
 		return;
 #ifdef X86_BUILD
 	if (variant->other_abi && !other_abi_available())
-		SKIP(return, "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
+		SKIP_UNLESS_REQUIRED(return,
+				     "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
 #endif
 	mask_all(&old, SECCOMP_MASK_MAX_BITS);
 	mask_all_but(&new, __NR_getppid);

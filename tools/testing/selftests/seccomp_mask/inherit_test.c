@@ -246,7 +246,8 @@ FIXTURE_SETUP(execve)
 #ifdef X86_BUILD
 	if (variant->other_abi) {
 		if (!other_abi_available())
-			SKIP(return, "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
+			SKIP_UNLESS_REQUIRED(return,
+					     "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
 		self->nr_getpid = X86_BUILD == 64 ? NR32_getpid :
 			NR64_getpid;
 		self->nr_getppid = X86_BUILD == 64 ? NR32_getppid :
@@ -254,9 +255,9 @@ FIXTURE_SETUP(execve)
 	}
 #endif
 	if (!helper_path(self->helper, sizeof(self->helper), variant->other_abi))
-		SKIP(return, "%s not built next to this program",
-		     variant->other_abi ? "the other ABI's mask_helper" :
-		     "mask_helper");
+		SKIP_UNLESS_REQUIRED(return, "%s not built next to this program",
+				     variant->other_abi ?
+				     "the other ABI's mask_helper" : "mask_helper");
 	ASSERT_EQ(0, pipe(self->marker));
 }
 

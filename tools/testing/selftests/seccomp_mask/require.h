@@ -237,8 +237,8 @@ static inline bool require_mask_with_abi(struct __test_metadata *const _metadata
 	if (!require_mask(_metadata))
 		return false;
 	if (other_abi && !other_abi_available())
-		SKIP(return false,
-		     "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
+		SKIP_UNLESS_REQUIRED(return false,
+				     "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
 	return true;
 }
 #endif
