@@ -338,7 +338,8 @@ TEST(mask_over_strict_is_killed_by_strict_mode)
 
 /*
  * Mode 2 is still the BPF filter, whatever the unused fourth and fifth
- * prctl() registers hold.
+ * prctl() registers hold. Upstream behaviour, which passes without the
+ * series: it fails if mode 2 with a fourth argument became a mask request.
  */
 TEST(mode_2_with_garbage_in_arg4_installs_a_filter)
 {

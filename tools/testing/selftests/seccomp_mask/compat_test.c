@@ -8,6 +8,11 @@
  * through, never the task's: a 64-bit task using int $0x80 makes ia32
  * syscalls, a 32-bit task that far-jumps into the 64-bit code segment and
  * uses "syscall" makes 64-bit ones.
+ *
+ * The strict-mode tests check upstream behaviour and pass without the
+ * series: they stay because the series rewrites the syscall entry path
+ * that strict mode goes through, and they fail if it judges strict mode
+ * by the task's ABI. They are not mask tests.
  */
 
 #include "common.h"

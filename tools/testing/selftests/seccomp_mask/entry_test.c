@@ -200,7 +200,7 @@ FIXTURE_VARIANT(sud) {
 	__u32 action;	/* what the mask does to getppid */
 };
 
-/* The control: dispatch alone, which any kernel since 5.11 has. */
+/* The control: dispatch alone, which any kernel since 5.11 has (no mask test). */
 FIXTURE_VARIANT_ADD(sud, no_mask) { .mask = false };
 FIXTURE_VARIANT_ADD(sud, mask_errno) { .mask = true, .action = SECCOMP_RET_ERRNO | MASK_ERRNO };
 FIXTURE_VARIANT_ADD(sud, mask_trap) { .mask = true, .action = SECCOMP_RET_TRAP };
@@ -610,7 +610,7 @@ FIXTURE_VARIANT(audit) {
 	bool mask;
 };
 
-/* The control: the same count without a mask. */
+/* The control: the same count without a mask (passes without the series). */
 FIXTURE_VARIANT_ADD(audit, no_mask) { .mask = false };
 FIXTURE_VARIANT_ADD(audit, mask) { .mask = true };
 

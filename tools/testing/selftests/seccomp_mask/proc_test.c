@@ -363,7 +363,10 @@ TEST(status_of_a_zombie_shows_mode_3_and_its_mask)
 	ASSERT_STREQ(want, val);
 }
 
-/* No mask lines in modes 0, 1 and 2. */
+/*
+ * No mask lines in modes 0, 1 and 2. Passes without the series: the
+ * control of the tests above.
+ */
 FIXTURE(no_mask_lines) {};
 
 FIXTURE_VARIANT(no_mask_lines) {
