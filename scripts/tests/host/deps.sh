@@ -38,7 +38,8 @@ export FAKE_APT_LOG=$TMPD/apt.log
 ALL="make:amd64 gcc:amd64 libc6-dev:amd64 gcc-multilib:amd64 flex:amd64 bison:amd64 bc:amd64 libelf-dev:amd64
 	libssl-dev:amd64 cpio:amd64 ccache:amd64 python3:amd64 perl:amd64 rsync:amd64 xz-utils:amd64 gzip:amd64
 	quilt:all qemu-system-x86:amd64 busybox-static:amd64 linux-source-6.12:all"
-deps() { : > "$FAKE_APT_LOG"; RC=0; OUT=$(PATH=$F:$PATH FAKE_DPKG="$1" "$ROOT/scripts/deps" 2>&1) || RC=$?; }
+# The 6.12 base whatever KVER the caller runs with (make check KVER=6.1).
+deps() { : > "$FAKE_APT_LOG"; RC=0; OUT=$(PATH=$F:$PATH KVER=6.12 FAKE_DPKG="$1" "$ROOT/scripts/deps" 2>&1) || RC=$?; }
 
 deps "$ALL libcap-dev:amd64 libcap-dev:arm64"
 check "deps: libcap-dev for the host and for arm64 is not missing ($OUT)" [ "$RC:$(cat "$FAKE_APT_LOG")" = 0: ]
