@@ -35,7 +35,7 @@ exit 0
 SH
 chmod +x "$F"/*
 export FAKE_APT_LOG=$TMPD/apt.log
-ALL="make:amd64 gcc:amd64 libc6-dev:amd64 gcc-multilib:amd64 flex:amd64 bison:amd64 bc:amd64 libelf-dev:amd64
+ALL="make:amd64 gcc:amd64 libc6-dev:amd64 gcc-12-multilib:amd64 flex:amd64 bison:amd64 bc:amd64 libelf-dev:amd64
 	libssl-dev:amd64 cpio:amd64 ccache:amd64 python3:amd64 perl:amd64 rsync:amd64 xz-utils:amd64 gzip:amd64
 	quilt:all qemu-system-x86:amd64 busybox-static:amd64 linux-source-6.12:all"
 # The 6.12 base whatever KVER the caller runs with (make check KVER=6.1).
