@@ -221,6 +221,24 @@ setup_ccache() {
 	fi
 }
 
+# check_guest_elves PATH...: every ELF file below PATH is a static executable
+# of the guest's architecture (for arm64: AArch64, or ARM for the compat
+# ABI's programs); prints " FILE (WHY)" for each one that is not, and
+# fails then.
+check_guest_elves() {
+	local f m ok bad=
+	if [ "$ARCH" = arm64 ]; then ok='|AArch64|ARM|'; else ok='|Advanced Micro Devices X86-64|Intel 80386|'; fi
+	while IFS= read -r -d '' f; do
+		[ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] || continue
+		m=$(LC_ALL=C readelf -h "$f" 2>/dev/null | sed -n 's/^ *Machine: *//p')
+		if [ -z "$m" ] || [[ $ok != *"|$m|"* ]]; then
+			bad="$bad ${f#"$1"/} (${m:-not readable}: not $ARCH)"
+		elif LC_ALL=C readelf -l "$f" 2>/dev/null | grep -c 'program interpreter' >/dev/null; then
+			bad="$bad ${f#"$1"/} (dynamically linked)"
+		fi
+	done < <(find "$@" -type f -print0)
+	[ -z "$bad" ] || { printf '%s\n' "$bad"; return 1; }
+}
 # logname DIR: a log-file stem for a directory under build/ (obj, baseline-obj)
 logname() { local r=${1#"$B"/}; echo "${r//\//-}"; }
 
