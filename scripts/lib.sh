@@ -76,6 +76,15 @@ KMAKE=(ARCH="$ARCH")
 # another architecture's below build/<base>-<arch>/ (build/6.12-arm64/).
 B=${BUILD_DIR:-$ROOT/build/$KVER$ARCH_SUFFIX}
 case $B in /*) ;; *) B=$ROOT/$B ;; esac
+# The arm64 guest's busybox: Debian's busybox-static for arm64, which
+# scripts/deps fetches (apt-get download) and unpacks (dpkg -x) here, never
+# installed over the host's (HARNESS_BUSYBOX=FILE: another one).
+GUEST_BUSYBOX_DIR=$B/busybox-arm64
+GUEST_BUSYBOX=${HARNESS_BUSYBOX:-$GUEST_BUSYBOX_DIR/bin/busybox}
+# The upstream selftests' results on the unpatched kernel (make baseline)
+# and the seccomp_mask skips a run may have, per base and architecture.
+BASELINE_DIR=$ROOT/baselines/$KVER$ARCH_SUFFIX
+MASK_SKIPS=$ROOT/baselines/seccomp_mask-skips$ARCH_SUFFIX.txt
 # The series of the base (PATCHES=dir: another series directory).
 PDIR=${PATCHES:-$ROOT/patches/$KVER}
 LINUX=${HARNESS_LINUX:-$B/linux}   # patched copy of the source
