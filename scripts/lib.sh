@@ -202,11 +202,13 @@ stamp_clear() { rm -f "$STAMPS/$1"; }
 # hash of stdin
 hash_stdin() { sha256sum | cut -c1-64; }
 
-# run_logged LOG CMD...: run CMD with its output in LOG; on failure show the
-# tail of the log and a one-line reason.  Disk-full is recognised.
+# run_logged LOG CMD...: run CMD with its output in LOG (after a first line
+# "+ CMD", the exact command, quoted); on failure show the tail of the log
+# and a one-line reason.  Disk-full is recognised.
 run_logged() {
 	local log=$1 rc=0; shift
-	"$@" > "$log" 2>&1 || rc=$?
+	printf '+ %s\n' "${*@Q}" > "$log" 2>/dev/null || true
+	"$@" >> "$log" 2>&1 || rc=$?
 	[ "$rc" -eq 0 ] && return 0
 	if grep -q 'No space left on device' "$log" 2>/dev/null; then
 		die "disk full while running '$*' (see $log)"

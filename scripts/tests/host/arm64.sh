@@ -165,6 +165,8 @@ stage() { RC=0; : > "$FAKE_MAKE_LOG"; PATH=$F:$PATH ARCH=arm64 NO_CCACHE=1 "$@" 
 stage "$ROOT/scripts/build-kernel" "$SRC" "$AOBJ"
 check "arm64 build-kernel: make ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- CROSS_COMPILE_COMPAT=arm-linux-gnueabihf- CC=aarch64-linux-gnu-gcc Image" \
 	eval '[ "$RC" = 0 ] && [ "$(cat "$FAKE_MAKE_LOG")" = "-C $SRC O=$AOBJ ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- CROSS_COMPILE_COMPAT=arm-linux-gnueabihf- CC=aarch64-linux-gnu-gcc -j$(nproc) Image" ]'
+check "arm64 build-kernel: its log starts with the exact command" \
+	[ "$(head -qn1 "$LOGS"/kernel-*aobj.log 2>/dev/null)" = "+ 'make' '-C' '$SRC' 'O=$AOBJ' 'ARCH=arm64' 'CROSS_COMPILE=aarch64-linux-gnu-' 'CROSS_COMPILE_COMPAT=arm-linux-gnueabihf-' 'CC=aarch64-linux-gnu-gcc' '-j$(nproc)' 'Image'" ]
 stage "$ROOT/scripts/build-tests" "$SRC" "$AOBJ" "$TMPD/kst"
 check "arm64 build-tests: the arm64 headers, then the arm ones for the compat programs" \
 	eval '[ "$RC" = 0 ] && grep -qx -- "-C $SRC O=$AOBJ ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- CROSS_COMPILE_COMPAT=arm-linux-gnueabihf- -j$(nproc) headers" "$FAKE_MAKE_LOG" &&
