@@ -156,9 +156,10 @@ clean:
 		$(BUILD)/samples $(BUILD)/bench $(BUILD)/bench-before $(BUILD)/bench-config \
 		$(BUILD)/mutants
 
-# Also drops the extracted source and the compiler cache.
+# Also drops the extracted source, the compiler cache and (arm64) the
+# fetched guest busybox.
 distclean: clean
-	rm -rf $(BUILD)/src $(BUILD)/ccache
+	rm -rf $(BUILD)/src $(BUILD)/ccache $(BUILD)/busybox-arm64
 
 help:
 	@echo 'seccomp_mask: kernel patch series + build/boot/test harness'
