@@ -67,6 +67,7 @@ check "arm64 boot: one serial port (the PL011 console), the channels on a virtio
 check "arm64 boot: console=ttyAMA0, no x86 parameters" \
 	eval 'grep -A1 -x -- -append "$TMPD/qemu.args" | tail -n1 | grep -q "^console=ttyAMA0 panic=-1 " &&
 	      ! grep -q "ttyS0\|spec_store_bypass_disable" "$TMPD/qemu.args"'
+check "arm64 boot: the default bound is three times x86's (TCG emulates arm64 more slowly)" grep -qx 'timeout 2700' "$LOGS/a.run"
 check "arm64 boot: .config next to arch/arm64/boot/Image -> mask required" [ "$(cat "$BUILD_DIR/job-a/harness/mask_required")" = 1 ]
 check "arm64 boot: TCG's cortex-a72 cannot show the SSB and indirect branch controls (SECCOMP_MASK_SPEC_SKIP)" \
 	[ "$(cat "$BUILD_DIR/job-a/harness/spec_skip")" = PR_SPEC_STORE_BYPASS,PR_SPEC_INDIRECT_BRANCH ]
@@ -110,8 +111,8 @@ check "arm64 boot: the default kernel is build/.../arch/arm64/boot/Image (missin
 	eval '[ "$RC" = 125 ] && grep -q "^error no kernel image $BUILD_DIR/obj/arch/arm64/boot/Image" "$LOGS/a.result"'
 # x86_64's boot is untouched by the arm64 fake: ttyS ports, no virtio.
 FAKE_QEMU_ARGS=$TMPD/qemu.args boot_fake --name x --cmd true
-check "arm64: x86_64's boot keeps three serial ports and ttyS0" \
-	eval '[ "$RC" = 0 ] && [ "$(grep -cx -- -serial "$TMPD/qemu.args")" = 3 ] && ! grep -q virtserialport "$TMPD/qemu.args" &&
+check "arm64: x86_64's boot keeps three serial ports and ttyS0, and its 900 s bound" \
+	eval '[ "$RC" = 0 ] && grep -qx "timeout 900" "$LOGS/x.run" && [ "$(grep -cx -- -serial "$TMPD/qemu.args")" = 3 ] && ! grep -q virtserialport "$TMPD/qemu.args" &&
 	      [ "$(cat "$BUILD_DIR/job-x/harness/status")" = /dev/ttyS1 ] && grep -q "^console=ttyS0,115200 " "$TMPD/qemu.args"'
 
 # --- the guest's harness-port ----------------------------------------------------
