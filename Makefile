@@ -6,6 +6,10 @@
 # Variables (environment or make command line):
 #   KVER=6.12|6.1         the kernel base of every target (default 6.12): its
 #                         series is patches/$(KVER)/, its builds build/$(KVER)/
+#   ARCH=x86_64|arm64     the guest's architecture for every target (default
+#                         x86_64); arm64 (6.12 only) is cross-built and boots
+#                         on qemu-system-aarch64 -M virt (TCG), its builds in
+#                         build/$(KVER)-arm64/, its baseline baselines/$(KVER)-arm64/
 #   KSRC=/path/to/linux   use your own kernel tree (read-only, Linux $(KVER).y)
 #                         instead of the Debian linux-source-$(KVER) tarball
 #   JOBS=N                parallel jobs of every build (default: make's -jN, else nproc)
@@ -15,16 +19,18 @@
 #   KSFT_ARGS='-t c:t'    make check: arguments for run_kselftest.sh
 #   HARNESS_MASK_REQUIRED=1|0  override SECCOMP_MASK_REQUIRED in the guest
 #                         (default: CONFIG_SECCOMP_MASK of the booted kernel)
-#   BUILD_DIR=dir         everything generated goes there (default build/$(KVER)/)
+#   BUILD_DIR=dir         everything generated goes there (default build/$(KVER)/,
+#                         build/$(KVER)-arm64/ with ARCH=arm64)
 
 SHELL := /bin/bash
 S := scripts
 KVER ?= 6.12
-export KVER KSRC QEMU_ACCEL CMD KSFT_ARGS BUILD_DIR BOOT_TIMEOUT CHECK_TIMEOUT \
+export KVER ARCH KSRC QEMU_ACCEL CMD KSFT_ARGS BUILD_DIR BOOT_TIMEOUT CHECK_TIMEOUT \
 	SECCOMP_BENCHMARK_SAMPLES QEMU_MEM QEMU_SMP QEMU_CPU KERNEL_CMDLINE GUEST_FILES DEMO \
 	JOBS HARNESS_MASK_REQUIRED BENCH_CONFIG
 
-BUILD      := $(if $(BUILD_DIR),$(BUILD_DIR),build/$(KVER))
+# (scripts/lib.sh checks ARCH and KVER; build/<base>-arm64 for arm64)
+BUILD      := $(if $(BUILD_DIR),$(BUILD_DIR),build/$(KVER)$(if $(filter arm64 aarch64,$(ARCH)),-arm64))
 
 # The stages run in order; each runs its own parallel builds.
 .NOTPARALLEL:
@@ -150,9 +156,10 @@ clean:
 		$(BUILD)/samples $(BUILD)/bench $(BUILD)/bench-before $(BUILD)/bench-config \
 		$(BUILD)/mutants
 
-# Also drops the extracted source and the compiler cache.
+# Also drops the extracted source, the compiler cache and (arm64) the
+# fetched guest busybox.
 distclean: clean
-	rm -rf $(BUILD)/src $(BUILD)/ccache
+	rm -rf $(BUILD)/src $(BUILD)/ccache $(BUILD)/busybox-arm64
 
 help:
 	@echo 'seccomp_mask: kernel patch series + build/boot/test harness'
@@ -175,8 +182,8 @@ help:
 	@echo '  make baseline      record the upstream seccomp selftests on the unpatched kernel'
 	@echo '  make checkpatch    checkpatch.pl --strict on every patch of the series'
 	@echo '  make bisect-check  apply the series patch by patch and build each prefix'
-	@echo '  make build-matrix  build with SECCOMP_MASK=n, SECCOMP_FILTER=n, IA32_EMULATION=n,'
-	@echo '                     PREEMPT_DYNAMIC=y (W=1)'
+	@echo '  make build-matrix  build with SECCOMP_MASK=n, SECCOMP_FILTER=n, IA32_EMULATION=n'
+	@echo '                     (arm64: COMPAT=n), PREEMPT_DYNAMIC=y (W=1)'
 	@echo '  make patches       regenerate the generated patches (scripts/gen-mirror-patch)'
 	@echo '  make drift         check that the generated patches match their sources'
 	@echo '  make check-host    the harness self-tests only (no kernel)'
@@ -188,6 +195,8 @@ help:
 	@echo 'Stages (scripts/): deps ksrc series config build-kernel build-tests initramfs boot tap run-tests'
 	@echo 'Every target takes KVER=6.12 (default) or KVER=6.1: the kernel base (patches/KVER/,'
 	@echo 'build/KVER/), e.g. make check KVER=6.1'
-	@echo 'Variables: KVER KSRC JOBS QEMU_ACCEL CMD KSFT_ARGS BUILD_DIR BOOT_TIMEOUT CHECK_TIMEOUT'
+	@echo 'and ARCH=x86_64 (default) or ARCH=arm64 (KVER=6.12): the guest'"'"'s architecture,'
+	@echo 'cross-built, on qemu-system-aarch64 -M virt (build/KVER-arm64/), e.g. make check ARCH=arm64'
+	@echo 'Variables: KVER ARCH KSRC JOBS QEMU_ACCEL CMD KSFT_ARGS BUILD_DIR BOOT_TIMEOUT CHECK_TIMEOUT'
 	@echo '           HARNESS_MASK_REQUIRED SECCOMP_BENCHMARK_SAMPLES QEMU_MEM QEMU_SMP QEMU_CPU'
 	@echo '           KERNEL_CMDLINE GUEST_FILES DEMO BENCH_CONFIG'

@@ -35,10 +35,61 @@ case " $SUPPORTED_BASES " in
 	"$(basename "$0")" "$KVER" "${SUPPORTED_BASES// /, }" >&2; exit 1 ;;
 esac
 export KVER
+# ARCH selects the guest's architecture for every stage: x86_64 (the
+# default; x86 and amd64 mean it too) or arm64 (aarch64), whose compat ABI
+# is AArch32 and which is cross-built and booted on QEMU's virt machine
+# under TCG.  Everything that differs between them is set here, once.
+case ${ARCH:-x86_64} in
+x86_64|x86|amd64) ARCH=x86_64 ;;
+arm64|aarch64) ARCH=arm64 ;;
+*) printf '%s: error: ARCH=%s: the harness builds x86_64 (the default) or arm64 guests\n' \
+	"$(basename "$0")" "$ARCH" >&2; exit 1 ;;
+esac
+export ARCH
+if [ "$ARCH" = arm64 ]; then
+	ARCH_BASES="6.12"          # the bases configs/ has the arm64 options of
+	ARCH_SUFFIX=-arm64         # build/<base>-arm64, baselines/<base>-arm64
+	SRCARCH=arm64              # the kernel's arch/ directory
+	KCROSS=aarch64-linux-gnu-  # CROSS_COMPILE of the kernel and the tests
+	# The compat vDSO's and the 32-bit (AArch32) tests' compiler.
+	KCROSS_COMPAT=arm-linux-gnueabihf-
+	KIMAGE_TARGET=Image KIMAGE=arch/arm64/boot/Image
+	QEMU_BIN=qemu-system-aarch64 QEMU_PKG=qemu-system-arm
+	# TCG emulates an arm64 guest on an x86 host more slowly than an x86
+	# one: the default bounds of the guest runs (not those a variable
+	# sets) are this many times x86's.
+	TIMEOUT_SCALE=3
+else
+	TIMEOUT_SCALE=1
+	ARCH_BASES=$SUPPORTED_BASES
+	ARCH_SUFFIX= SRCARCH=x86 KCROSS= KCROSS_COMPAT=
+	KIMAGE_TARGET=bzImage KIMAGE=arch/x86/boot/bzImage
+	QEMU_BIN=qemu-system-x86_64 QEMU_PKG=qemu-system-x86
+fi
+case " $ARCH_BASES " in
+*" $KVER "*) ;;
+*) printf '%s: error: ARCH=%s: configs/ has the %s options for Linux %s only, not for KVER=%s\n' \
+	"$(basename "$0")" "$ARCH" "$ARCH" "${ARCH_BASES// /, }" "$KVER" >&2; exit 1 ;;
+esac
+# The make variables of every build of the guest's kernel (config, image,
+# headers): KMAKE=(ARCH=... [CROSS_COMPILE=... CROSS_COMPILE_COMPAT=...]),
+# CC comes from setup_ccache.
+KMAKE=(ARCH="$ARCH")
+[ -z "$KCROSS" ] || KMAKE+=(CROSS_COMPILE="$KCROSS" CROSS_COMPILE_COMPAT="$KCROSS_COMPAT")
 # Everything generated for one base goes below build/<base>/ (BUILD_DIR=dir:
-# exactly there), so that switching bases never rebuilds the other one.
-B=${BUILD_DIR:-$ROOT/build/$KVER}
+# exactly there), so that switching bases never rebuilds the other one;
+# another architecture's below build/<base>-<arch>/ (build/6.12-arm64/).
+B=${BUILD_DIR:-$ROOT/build/$KVER$ARCH_SUFFIX}
 case $B in /*) ;; *) B=$ROOT/$B ;; esac
+# The arm64 guest's busybox: Debian's busybox-static for arm64, which
+# scripts/deps fetches (apt-get download) and unpacks (dpkg -x) here, never
+# installed over the host's (HARNESS_BUSYBOX=FILE: another one).
+GUEST_BUSYBOX_DIR=$B/busybox-arm64
+GUEST_BUSYBOX=${HARNESS_BUSYBOX:-$GUEST_BUSYBOX_DIR/bin/busybox}
+# The upstream selftests' results on the unpatched kernel (make baseline)
+# and the seccomp_mask skips a run may have, per base and architecture.
+BASELINE_DIR=$ROOT/baselines/$KVER$ARCH_SUFFIX
+MASK_SKIPS=$ROOT/baselines/seccomp_mask-skips$ARCH_SUFFIX.txt
 # The series of the base (PATCHES=dir: another series directory).
 PDIR=${PATCHES:-$ROOT/patches/$KVER}
 LINUX=${HARNESS_LINUX:-$B/linux}   # patched copy of the source
@@ -50,8 +101,11 @@ NPROC=$JOBS
 PROG=$(basename "$0")
 
 # The config fragments of every kernel the harness builds, merged in this
-# order onto tinyconfig: the list lives in configs/fragments only, then
-# configs/base-$KVER.config, what the base needs in its own option names.
+# order onto tinyconfig: the list lives in configs/fragments only (the
+# options of every architecture), then configs/arch-$ARCH.config (the
+# architecture's own: console, compat ABI), configs/base-$KVER.config (what
+# the base needs in its own option names) and, when it exists,
+# configs/base-$KVER-$ARCH.config (the base's options of one architecture).
 # base_fragments prints their absolute paths, one a line.
 base_fragments() {
 	local f
@@ -61,10 +115,29 @@ base_fragments() {
 		[ -f "$ROOT/configs/$f" ] || die "configs/fragments lists $f, but configs/$f does not exist"
 		echo "$ROOT/configs/$f"
 	done < "$ROOT/configs/fragments"
+	[ -f "$ROOT/configs/arch-$ARCH.config" ] ||
+		die "configs/arch-$ARCH.config is missing (the options of ARCH=$ARCH)"
+	echo "$ROOT/configs/arch-$ARCH.config"
 	[ -f "$ROOT/configs/base-$KVER.config" ] ||
 		die "configs/base-$KVER.config is missing (the options of the $KVER base)"
 	echo "$ROOT/configs/base-$KVER.config"
+	[ ! -f "$ROOT/configs/base-$KVER-$ARCH.config" ] || echo "$ROOT/configs/base-$KVER-$ARCH.config"
 }
+# arch_fragments FRAGMENT...: each extra fragment (configs/debug.config,
+# configs/matrix/NAME.config), each followed by its architecture's part
+# NAME-$ARCH.config beside it when there is one (configs/debug-x86_64.config).
+arch_fragments() {
+	local f
+	for f in "$@"; do
+		echo "$f"
+		[ ! -f "${f%.config}-$ARCH.config" ] || echo "${f%.config}-$ARCH.config"
+	done
+}
+# fragment_arch FRAGMENT: the architectures a fragment is for ("# harness:
+# arch x86_64 ..."; none: every one).  fragment_for_arch FRAGMENT: true when
+# it is for $ARCH.
+fragment_arch() { sed -n 's/^# harness: arch[[:space:]]\{1,\}//p' "$1" | head -n1; }
+fragment_for_arch() { local a; a=$(fragment_arch "$1"); [ -z "$a" ] || [[ " $a " == *" $ARCH "* ]]; }
 
 msg()  { printf '%s: %s\n' "$PROG" "$*" >&2; }
 note() { printf '%s: notice: %s\n' "$PROG" "$*" >&2; }
@@ -95,6 +168,10 @@ ensure_build_dir() {
 stage_id() {
 	cat "$0" "$ROOT/scripts/lib.sh"
 	gcc --version 2>/dev/null | head -n1
+	if [ -n "$KCROSS" ]; then
+		"${KCROSS}gcc" --version 2>/dev/null | head -n1
+		"${KCROSS_COMPAT}gcc" --version 2>/dev/null | head -n1
+	fi
 }
 # tree_id DIR: the identity of a kernel source tree.  A tree the harness
 # made names itself; a user's KSRC is identified by its git state (commit,
@@ -130,11 +207,13 @@ stamp_clear() { rm -f "$STAMPS/$1"; }
 # hash of stdin
 hash_stdin() { sha256sum | cut -c1-64; }
 
-# run_logged LOG CMD...: run CMD with its output in LOG; on failure show the
-# tail of the log and a one-line reason.  Disk-full is recognised.
+# run_logged LOG CMD...: run CMD with its output in LOG (after a first line
+# "+ CMD", the exact command, quoted); on failure show the tail of the log
+# and a one-line reason.  Disk-full is recognised.
 run_logged() {
 	local log=$1 rc=0; shift
-	"$@" > "$log" 2>&1 || rc=$?
+	printf '+ %s\n' "${*@Q}" > "$log" 2>/dev/null || true
+	"$@" >> "$log" 2>&1 || rc=$?
 	[ "$rc" -eq 0 ] && return 0
 	if grep -q 'No space left on device' "$log" 2>/dev/null; then
 		die "disk full while running '$*' (see $log)"
@@ -144,19 +223,38 @@ run_logged() {
 }
 
 # ccache: kept under build/ so a fresh clone (CI) works and nothing outside
-# build/ is written.
+# build/ is written.  KCC: the guest kernel's compiler (the cross compiler
+# for arm64), with ccache.
 setup_ccache() {
 	if [ "${NO_CCACHE:-0}" != 1 ] && command -v ccache >/dev/null 2>&1; then
 		export CCACHE_DIR=${CCACHE_DIR:-$B/ccache}
 		export CCACHE_BASEDIR=$B
 		export CCACHE_NOHASHDIR=1
 		export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
-		KCC="ccache gcc"
+		KCC="ccache ${KCROSS}gcc"
 	else
-		KCC=gcc
+		KCC=${KCROSS}gcc
 	fi
 }
 
+# check_guest_elves PATH...: every ELF file below PATH is a static executable
+# of the guest's architecture (for arm64: AArch64, or ARM for the compat
+# ABI's programs); prints " FILE (WHY)" for each one that is not, and
+# fails then.
+check_guest_elves() {
+	local f m ok bad=
+	if [ "$ARCH" = arm64 ]; then ok='|AArch64|ARM|'; else ok='|Advanced Micro Devices X86-64|Intel 80386|'; fi
+	while IFS= read -r -d '' f; do
+		[ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] || continue
+		m=$(LC_ALL=C readelf -h "$f" 2>/dev/null | sed -n 's/^ *Machine: *//p')
+		if [ -z "$m" ] || [[ $ok != *"|$m|"* ]]; then
+			bad="$bad ${f#"$1"/} (${m:-not readable}: not $ARCH)"
+		elif LC_ALL=C readelf -l "$f" 2>/dev/null | grep -c 'program interpreter' >/dev/null; then
+			bad="$bad ${f#"$1"/} (dynamically linked)"
+		fi
+	done < <(find "$@" -type f -print0)
+	[ -z "$bad" ] || { printf '%s\n' "$bad"; return 1; }
+}
 # logname DIR: a log-file stem for a directory under build/ (obj, baseline-obj)
 logname() { local r=${1#"$B"/}; echo "${r//\//-}"; }
 

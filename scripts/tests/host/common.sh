@@ -3,8 +3,9 @@
 # Each test file prints "pass NAME" or "fail NAME: WHY" lines ("skip NAME:
 # WHY" for what cannot be checked yet: shown, not counted); it works in
 # a temporary directory of its own (BUILD_DIR in it, a fake kernel and
-# initramfs, the fake qemu-system-x86_64 first on PATH, KVER unset: the
-# default base unless a test names one) and removes it.
+# initramfs, the fake qemu-system-x86_64 first on PATH, KVER and ARCH
+# unset: the default base and architecture unless a test names one) and
+# removes it.
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 TMPD=$(mktemp -d "${TMPDIR:-/tmp}/harness-host-test.XXXXXX")
@@ -14,7 +15,7 @@ mkdir -p "$TMPDIR"
 # Debian's python3 first (the one scripts/deps installs; a pyenv shim costs a
 # second or two per call), the fakes before everything.
 export PATH=$ROOT/scripts/tests/fake:/usr/bin:$PATH
-unset KVER PATCHES HARNESS_LOCK_HELD KSRC KSFT_ARGS HARNESS_MASK_REQUIRED FAKE_QEMU FAKE_QEMU_OUT \
+unset KVER ARCH PATCHES HARNESS_LOCK_HELD KSRC KSFT_ARGS HARNESS_MASK_REQUIRED FAKE_QEMU FAKE_QEMU_OUT \
 	FAKE_QEMU_STATUS JOBS MAKEFLAGS MFLAGS MAKELEVEL CHECK_TIMEOUT BOOT_TIMEOUT CMD
 KOBJ=$TMPD/obj
 KIMG=$KOBJ/arch/x86/boot/bzImage
