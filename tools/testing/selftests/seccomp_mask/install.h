@@ -235,18 +235,59 @@ static inline int mask_seccomp_x86(const struct mask *m64,
 }
 #endif
 
-/* An allow-everything BPF filter (mode 2). */
+/* A rule of filter_install(): @ret for this program's ABI's syscall @nr. */
+struct filter_rule {
+	unsigned int nr;
+	__u32 ret;
+};
+
+#define FILTER_RULES_MAX	4
+
+/*
+ * A BPF filter (mode 2) that returns each of the @n @rules' ret for its
+ * syscall of this program's ABI and allows everything else, the calls of
+ * the other ABIs included; with @n 0, a single SECCOMP_RET_ALLOW.
+ * Through prctl() when @flags is -1, else through seccomp(2) with @flags.
+ * 0, or -1 with errno.
+ */
+static inline long filter_install(long flags, const struct filter_rule *rules,
+				  unsigned int n)
+{
+	struct sock_filter insn[3 + 2 * FILTER_RULES_MAX + 1];
+	struct sock_fprog prog = { .filter = insn };
+	unsigned int i, len = 0;
+
+	if (n > FILTER_RULES_MAX) {
+		errno = E2BIG;
+		return -1;
+	}
+	if (n) {
+		insn[len++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+				offsetof(struct seccomp_data, arch));
+		/* Another ABI: past the rules, to the allow. */
+		insn[len++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+				SELF_ARCH, 0, 2 * n + 1);
+		insn[len++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+				offsetof(struct seccomp_data, nr));
+	}
+	for (i = 0; i < n; i++) {
+		insn[len++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+				rules[i].nr, 0, 1);
+		insn[len++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+				rules[i].ret);
+	}
+	insn[len++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+						   SECCOMP_RET_ALLOW);
+	prog.len = len;
+	if (flags < 0)
+		return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+	return syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
+}
+
+/* An allow-everything BPF filter (mode 2), through prctl(). */
 static inline int filter_allow_all(void)
 {
-	struct sock_filter insn[] = {
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = {
-		.len = 1,
-		.filter = insn,
-	};
-
-	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+	return filter_install(-1, NULL, 0);
 }
 
 /* Drop CAP_SYS_ADMIN from the effective set, without libcap. */

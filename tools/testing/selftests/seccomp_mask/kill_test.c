@@ -610,25 +610,12 @@ static void getppid_takes(bool other_abi, __u32 action)
  */
 static void marker_getppid(__u32 ret)
 {
-	struct sock_filter insn[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SELF_ARCH, 0, 3),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_getppid, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, ret),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = {
-		.len = ARRAY_SIZE(insn),
-		.filter = insn,
-	};
+	const struct filter_rule rule = { __NR_getppid, ret };
 	pid_t ppid = getppid();
 
 	no_core();
 	CHILD_ASSERT(set_nnp() == 0);
-	CHILD_ASSERT(prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) == 0);
+	CHILD_ASSERT(filter_install(-1, &rule, 1) == 0);
 	CHILD_DENIED(syscall(__NR_getppid));
 	CHILD_ASSERT(ret == SECCOMP_RET_LOG);
 	CHILD_ASSERT(child_report->denied_ret == ppid);

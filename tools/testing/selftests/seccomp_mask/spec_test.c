@@ -169,17 +169,6 @@ static int file_has_word(const char *path, const char *word)
 	return 0;
 }
 
-/* An allow-everything filter, installed with SECCOMP_FILTER_FLAG_@flags. */
-static int filter_install(unsigned int flags)
-{
-	struct sock_filter insn[] = {
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { .len = 1, .filter = insn };
-
-	return syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
-}
-
 /*
  * What a BPF filter installed without SECCOMP_FILTER_FLAG_SPEC_ALLOW does
  * to @k, in a child: the state afterwards, or -errno.
@@ -197,7 +186,7 @@ static long spec_after_filter(const struct knob *k)
 	*shared = -ECHILD;
 	pid = fork();
 	if (pid == 0) {
-		if (set_nnp() || filter_install(0))
+		if (set_nnp() || filter_install(0, NULL, 0))
 			*shared = -errno;
 		else
 			*shared = spec_get(k);
@@ -321,7 +310,7 @@ static bool sibling_run(struct cmd_thread *s, char cmd)
 
 static int sibling_filter(void)
 {
-	return filter_install(SECCOMP_FILTER_FLAG_SPEC_ALLOW);
+	return filter_install(SECCOMP_FILTER_FLAG_SPEC_ALLOW, NULL, 0);
 }
 
 /*
@@ -586,7 +575,7 @@ TEST_F(spec, install)
 
 		CHILD_ASSERT(set_nnp() == 0);
 		if (c->caller_filter)
-			CHILD_ASSERT(filter_install(SECCOMP_FILTER_FLAG_SPEC_ALLOW) == 0);
+			CHILD_ASSERT(filter_install(SECCOMP_FILTER_FLAG_SPEC_ALLOW, NULL, 0) == 0);
 		if (c->sib != SIB_NONE) {
 			sibling_start(&s, k->which, c->sib == SIB_FILTER);
 			seen->sib_before = cmd_thread_ask(&s, 's');

@@ -43,26 +43,12 @@
  */
 static long install_filter(long flags, __u32 ret)
 {
-	struct sock_filter insn[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SELF_ARCH, 0, 5),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_getppid, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, ret),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_getuid, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | FILTER_ERRNO2),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = {
-		.len = ARRAY_SIZE(insn),
-		.filter = insn,
+	const struct filter_rule rules[] = {
+		{ __NR_getppid, ret },
+		{ __NR_getuid, SECCOMP_RET_ERRNO | FILTER_ERRNO2 },
 	};
 
-	if (flags < 0)
-		return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
-	return syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
+	return filter_install(flags, rules, ARRAY_SIZE(rules));
 }
 
 /* The mask: all but getppid, through prctl() or seccomp(2). */
