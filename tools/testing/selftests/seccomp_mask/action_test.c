@@ -346,7 +346,7 @@ static void check_threaded(struct __test_metadata *const _metadata,
 	struct threaded th = { .t = &t };
 	pid_t pid;
 
-	if (!require_mask(_metadata) || !require_threads(_metadata))
+	if (!require_mask_threads(_metadata))
 		return;
 	ASSERT_TRUE(target_open(&t));
 	pid = fork_child(_metadata);

@@ -140,7 +140,7 @@ TEST(pthread_shares_the_mask)
 {
 	pid_t pid;
 
-	if (!require_mask(_metadata) || !require_threads(_metadata))
+	if (!require_mask_threads(_metadata))
 		return;
 	pid = fork_denying_getppid(_metadata);
 	if (pid == 0) {
@@ -173,7 +173,7 @@ TEST(denied_call_in_one_thread_kills_every_thread)
 {
 	pid_t pid;
 
-	if (!require_mask(_metadata) || !require_threads(_metadata))
+	if (!require_mask_threads(_metadata))
 		return;
 	pid = fork_denying_getppid(_metadata);
 	if (pid == 0) {

@@ -487,7 +487,7 @@ TEST(filter_tsync_reaches_a_masked_sibling_which_keeps_its_mask)
 {
 	pid_t pid;
 
-	if (!require_mask(_metadata) || !require_threads(_metadata))
+	if (!require_mask_threads(_metadata))
 		return;
 	pid = fork_child(_metadata);
 	if (pid == 0) {

@@ -140,7 +140,7 @@ TEST(every_thread_gets_the_callers_resulting_masks_and_action)
 	bool other = other_abi_available();
 	pid_t pid, ppid = getpid();
 
-	if (!require_mask(_metadata) || !require_threads(_metadata))
+	if (!require_mask_threads(_metadata))
 		return;
 	pid = fork_child(_metadata);
 	if (pid == 0) {
@@ -187,7 +187,7 @@ TEST(no_new_privs_reaches_every_thread)
 {
 	pid_t pid;
 
-	if (!require_mask(_metadata) || !require_threads(_metadata))
+	if (!require_mask_threads(_metadata))
 		return;
 	pid = fork_child(_metadata);
 	if (pid == 0) {
@@ -455,7 +455,7 @@ FIXTURE_VARIANT_ADD(sibling, both_abis_supersets) {
 
 FIXTURE_SETUP(sibling)
 {
-	if (!require_mask(_metadata) || !require_threads(_metadata))
+	if (!require_mask_threads(_metadata))
 		return;
 	if (variant->c.both)
 		require_other_abi(_metadata);
@@ -575,7 +575,7 @@ TEST(the_abi_not_listed_is_checked_too)
 {
 	pid_t pid, ppid = getpid();
 
-	if (!require_mask(_metadata) || !require_threads(_metadata) ||
+	if (!require_mask_threads(_metadata) ||
 	    !require_other_abi(_metadata))
 		return;
 	pid = fork_child(_metadata);
@@ -678,7 +678,7 @@ TEST(tid_is_the_one_of_the_callers_pid_namespace)
 	int status;
 	pid_t pid;
 
-	if (!require_mask(_metadata) || !require_threads(_metadata))
+	if (!require_mask_threads(_metadata))
 		return;
 	pid = fork_child(_metadata);
 	if (pid == 0) {
