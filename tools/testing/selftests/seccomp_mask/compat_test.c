@@ -207,9 +207,8 @@ TEST_F(hole, ALLOWED_CHMOD_RETURNS)
 		return;
 	/* This ABI's chmod (__NR_chmod) is denied, the other ABI's allowed. */
 	mask_all_but(&own, __NR_chmod);
-	mask_none(&other, SECCOMP_MASK_MAX_BITS);
-	mask_set(&other, OTHER_NR_chmod);
-	mask_set(&other, OTHER_NR_getpid);
+	MASK_ONLY(&other, SECCOMP_MASK_MAX_BITS, OTHER_NR_chmod,
+		  OTHER_NR_getpid);
 	pid = fork_masked_own_other(_metadata, &own, &other);
 	if (pid == 0) {
 		CHILD_ASSERT(other_call(OTHER_NR_getpid, 0, 0, 0) == getpid());

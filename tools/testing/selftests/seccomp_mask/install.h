@@ -45,6 +45,23 @@ static inline bool mask_test(const struct mask *m, unsigned int nr)
 	return nr < m->nbits && (m->bits[nr / 8] & (1 << (nr % 8)));
 }
 
+/* @nbits bits, only those of the @n numbers @nrs set. */
+static inline void mask_only(struct mask *m, unsigned int nbits,
+			     const unsigned int *nrs, size_t n)
+{
+	size_t i;
+
+	mask_none(m, nbits);
+	for (i = 0; i < n; i++)
+		mask_set(m, nrs[i]);
+}
+
+/* mask_only() with the numbers listed: MASK_ONLY(&m, 64, 1, 3, 60). */
+#define MASK_ONLY(m, nbits, ...)					\
+	mask_only(m, nbits, (const unsigned int[]){ __VA_ARGS__ },	\
+		  sizeof((const unsigned int[]){ __VA_ARGS__ }) /	\
+		  sizeof(unsigned int))
+
 /* Everything up to SECCOMP_MASK_MAX_BITS allowed but @nr. */
 static inline void mask_all_but(struct mask *m, unsigned int nr)
 {
