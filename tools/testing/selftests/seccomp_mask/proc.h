@@ -270,4 +270,28 @@ static inline bool audit_field(const char *rec, const char *key, char *val,
 	return true;
 }
 
+#ifndef SECCOMP_MASK_NO_HARNESS
+/*
+ * The audit record @rec has a "@key=" field (asserted), and it reads what
+ * @fmt and its arguments make (expected).
+ */
+static inline __printf(4, 5) void
+expect_audit_field(struct __test_metadata *const _metadata, const char *rec,
+		   const char *key, const char *fmt, ...)
+{
+	char val[64], want[64];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(want, sizeof(want), fmt, ap);
+	va_end(ap);
+	ASSERT_TRUE(audit_field(rec, key, val, sizeof(val))) {
+		TH_LOG("no %s= in the record: %s", key, rec);
+	}
+	EXPECT_STREQ(want, val) {
+		TH_LOG("the record's %s=", key);
+	}
+}
+#endif
+
 #endif /* _SELFTESTS_SECCOMP_MASK_PROC_H */
