@@ -13,12 +13,7 @@ FIXTURE(install) {
 	char file[96];
 };
 
-FIXTURE_VARIANT(install) {
-	bool use_seccomp;
-};
-
-FIXTURE_VARIANT_ADD(install, prctl) { .use_seccomp = false };
-FIXTURE_VARIANT_ADD(install, seccomp) { .use_seccomp = true };
+FIXTURE_VARIANTS_INSTALL_CALL(install);
 
 FIXTURE_SETUP(install)
 {
@@ -148,12 +143,7 @@ TEST(get_seccomp_returns_3_in_mask_mode)
 
 FIXTURE(privilege) {};
 
-FIXTURE_VARIANT(privilege) {
-	bool use_seccomp;
-};
-
-FIXTURE_VARIANT_ADD(privilege, prctl) { .use_seccomp = false };
-FIXTURE_VARIANT_ADD(privilege, seccomp) { .use_seccomp = true };
+FIXTURE_VARIANTS_INSTALL_CALL(privilege);
 
 FIXTURE_SETUP(privilege) {}
 FIXTURE_TEARDOWN(privilege) {}

@@ -153,12 +153,7 @@ FIXTURE(core) {
 	bool restore;
 };
 
-FIXTURE_VARIANT(core) {
-	bool other_abi;
-};
-
-FIXTURE_VARIANT_ADD(core, own_abi) { .other_abi = false };
-FIXTURE_VARIANT_ADD(core, other_abi) { .other_abi = true };
+FIXTURE_VARIANTS_ABI(core);
 
 #define CORE_PATTERN "/proc/sys/kernel/core_pattern"
 
@@ -339,12 +334,7 @@ FIXTURE(audit) {
 	int netlink;
 };
 
-FIXTURE_VARIANT(audit) {
-	bool other_abi;
-};
-
-FIXTURE_VARIANT_ADD(audit, own_abi) { .other_abi = false };
-FIXTURE_VARIANT_ADD(audit, other_abi) { .other_abi = true };
+FIXTURE_VARIANTS_ABI(audit);
 
 #define ACTIONS_LOGGED "/proc/sys/kernel/seccomp/actions_logged"
 
@@ -650,12 +640,7 @@ FIXTURE(logged) {
 	char actions[256];
 };
 
-FIXTURE_VARIANT(logged) {
-	bool other_abi;
-};
-
-FIXTURE_VARIANT_ADD(logged, own_abi) { .other_abi = false };
-FIXTURE_VARIANT_ADD(logged, other_abi) { .other_abi = true };
+FIXTURE_VARIANTS_ABI(logged);
 
 FIXTURE_SETUP(logged)
 {

@@ -117,12 +117,7 @@ FIXTURE(mask_over_filter) {};
 FIXTURE_SETUP(mask_over_filter) { require_mask(_metadata); }
 FIXTURE_TEARDOWN(mask_over_filter) {}
 
-FIXTURE_VARIANT(mask_over_filter) {
-	bool via_seccomp;
-};
-
-FIXTURE_VARIANT_ADD(mask_over_filter, prctl) { .via_seccomp = false };
-FIXTURE_VARIANT_ADD(mask_over_filter, seccomp) { .via_seccomp = true };
+FIXTURE_VARIANTS_INSTALL_CALL(mask_over_filter);
 
 TEST_F(mask_over_filter, keeps_mode_2_and_both_apply)
 {
@@ -132,7 +127,7 @@ TEST_F(mask_over_filter, keeps_mode_2_and_both_apply)
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(install_filter_errno(-1) == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
-		CHILD_ASSERT(install_mask_errno(variant->via_seccomp) == 0);
+		CHILD_ASSERT(install_mask_errno(variant->use_seccomp) == 0);
 		check_stacked_self();
 		_exit(0);
 	}

@@ -9,12 +9,7 @@
 
 FIXTURE(tighten) {};
 
-FIXTURE_VARIANT(tighten) {
-	bool use_seccomp;
-};
-
-FIXTURE_VARIANT_ADD(tighten, prctl) { .use_seccomp = false };
-FIXTURE_VARIANT_ADD(tighten, seccomp) { .use_seccomp = true };
+FIXTURE_VARIANTS_INSTALL_CALL(tighten);
 
 FIXTURE_SETUP(tighten) {}
 FIXTURE_TEARDOWN(tighten) {}
