@@ -786,87 +786,76 @@ static bool logged_ready(struct __test_metadata *const _metadata,
  */
 #define LOGGED_TIMEOUT		90
 
+/*
+ * logged_ready(), then call_logged() with @action, and actions_logged
+ * without @without (NULL: with every action): the call must be logged
+ * (its record that of a SIGSYS for a kill, of no signal for a log) with
+ * @logged, else it must not be.
+ */
+static void expect_logged(struct __test_metadata *const _metadata,
+			  struct _test_data_logged *self, bool other_abi,
+			  __u32 action, const char *without, bool logged)
+{
+	char rec[1024], act[64];
+	bool got;
+
+	if (!logged_ready(_metadata, self, other_abi))
+		return;
+	action_format(action, act, sizeof(act));
+	got = call_logged(_metadata, self, other_abi, action, without, rec,
+			  sizeof(rec));
+	if (!logged) {
+		/* TRAP and ERRNO: as a filter's without SECCOMP_FILTER_FLAG_LOG. */
+		ASSERT_FALSE(got) {
+			TH_LOG("the %s action was logged, actions_logged %s%s: %s",
+			       act, without ? "without " : "with every action",
+			       without ? without : "", rec);
+		}
+		return;
+	}
+	ASSERT_TRUE(got) {
+		TH_LOG("no record of the %s action before the marker's (%s)",
+		       act, rec);
+	}
+	check_record(_metadata, rec, other_abi,
+		     action == SECCOMP_RET_KILL_PROCESS ? SIGSYS : 0, action);
+}
+
 TEST_F_TIMEOUT(logged, kill_logged_with_kill_process, LOGGED_TIMEOUT)
 {
-	char rec[1024];
-
-	if (!logged_ready(_metadata, self, variant->other_abi))
-		return;
-	ASSERT_TRUE(call_logged(_metadata, self, variant->other_abi,
-				SECCOMP_RET_KILL_PROCESS, NULL, rec,
-				sizeof(rec))) {
-		TH_LOG("no record of the kill before the marker's (%s)", rec);
-	}
-	check_record(_metadata, rec, variant->other_abi, SIGSYS,
-		     SECCOMP_RET_KILL_PROCESS);
+	expect_logged(_metadata, self, variant->other_abi,
+		      SECCOMP_RET_KILL_PROCESS, NULL, true);
 }
 
 TEST_F_TIMEOUT(logged, kill_not_logged_without_kill_process, LOGGED_TIMEOUT)
 {
-	char rec[1024];
-
-	if (!logged_ready(_metadata, self, variant->other_abi))
-		return;
-	ASSERT_FALSE(call_logged(_metadata, self, variant->other_abi,
-				 SECCOMP_RET_KILL_PROCESS, "kill_process", rec,
-				 sizeof(rec))) {
-		TH_LOG("logged although actions_logged lacks kill_process: %s",
-		       rec);
-	}
+	expect_logged(_metadata, self, variant->other_abi,
+		      SECCOMP_RET_KILL_PROCESS, "kill_process", false);
 }
 
 TEST_F_TIMEOUT(logged, log_logged_with_log, LOGGED_TIMEOUT)
 {
-	char rec[1024];
-
-	if (!logged_ready(_metadata, self, variant->other_abi))
-		return;
-	ASSERT_TRUE(call_logged(_metadata, self, variant->other_abi,
-				SECCOMP_RET_LOG, NULL, rec, sizeof(rec))) {
-		TH_LOG("no record of the logged call before the marker's (%s)",
-		       rec);
-	}
-	check_record(_metadata, rec, variant->other_abi, 0, SECCOMP_RET_LOG);
+	expect_logged(_metadata, self, variant->other_abi, SECCOMP_RET_LOG,
+		      NULL, true);
 }
 
 TEST_F_TIMEOUT(logged, log_not_logged_without_log, LOGGED_TIMEOUT)
 {
-	char rec[1024];
-
-	if (!logged_ready(_metadata, self, variant->other_abi))
-		return;
-	ASSERT_FALSE(call_logged(_metadata, self, variant->other_abi,
-				 SECCOMP_RET_LOG, "log", rec, sizeof(rec))) {
-		TH_LOG("logged although actions_logged lacks log: %s", rec);
-	}
+	expect_logged(_metadata, self, variant->other_abi, SECCOMP_RET_LOG,
+		      "log", false);
 }
 
 /* As for a filter without SECCOMP_FILTER_FLAG_LOG: trap in actions_logged or not. */
 TEST_F_TIMEOUT(logged, trap_not_logged_even_with_trap, LOGGED_TIMEOUT)
 {
-	char rec[1024];
-
-	if (!logged_ready(_metadata, self, variant->other_abi))
-		return;
-	ASSERT_FALSE(call_logged(_metadata, self, variant->other_abi,
-				 SECCOMP_RET_TRAP, NULL, rec, sizeof(rec))) {
-		TH_LOG("a TRAP was logged (a filter's is only with FLAG_LOG): %s",
-		       rec);
-	}
+	expect_logged(_metadata, self, variant->other_abi, SECCOMP_RET_TRAP,
+		      NULL, false);
 }
 
 TEST_F_TIMEOUT(logged, errno_not_logged_even_with_errno, LOGGED_TIMEOUT)
 {
-	char rec[1024];
-
-	if (!logged_ready(_metadata, self, variant->other_abi))
-		return;
-	ASSERT_FALSE(call_logged(_metadata, self, variant->other_abi,
-				 SECCOMP_RET_ERRNO | MASK_ERRNO, NULL, rec,
-				 sizeof(rec))) {
-		TH_LOG("an ERRNO was logged (a filter's is only with FLAG_LOG): %s",
-		       rec);
-	}
+	expect_logged(_metadata, self, variant->other_abi,
+		      SECCOMP_RET_ERRNO | MASK_ERRNO, NULL, false);
 }
 
 #endif
