@@ -125,10 +125,10 @@ TEST(get_seccomp_returns_3_in_mask_mode)
 	struct mask m;
 	pid_t pid;
 
-	if (!require_mask(_metadata))
-		return;
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	pid = fork_child(_metadata);
+	pid = fork_mask_child(_metadata);
+	if (pid < 0)
+		return;
 	if (pid == 0) {
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0);
 		CHILD_ASSERT(set_nnp() == 0);
@@ -153,10 +153,10 @@ TEST_F(privilege, eacces_without_nnp_and_without_cap_sys_admin)
 	struct mask m;
 	pid_t pid;
 
-	if (!require_mask(_metadata))
-		return;
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	pid = fork_child(_metadata);
+	pid = fork_mask_child(_metadata);
+	if (pid < 0)
+		return;
 	if (pid == 0) {
 		int ret;
 
@@ -199,10 +199,10 @@ TEST_F(privilege, cap_sys_admin_in_a_new_user_namespace_is_enough)
 	int status;
 	pid_t pid;
 
-	if (!require_mask(_metadata))
-		return;
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	pid = fork_child(_metadata);
+	pid = fork_mask_child(_metadata);
+	if (pid < 0)
+		return;
 	if (pid == 0) {
 		int ret;
 
@@ -231,10 +231,10 @@ TEST(nnp_without_cap_sys_admin_is_enough)
 	struct mask m;
 	pid_t pid;
 
-	if (!require_mask(_metadata))
-		return;
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	pid = fork_child(_metadata);
+	pid = fork_mask_child(_metadata);
+	if (pid < 0)
+		return;
 	if (pid == 0) {
 		CHILD_ASSERT(drop_cap_sys_admin() == 0);
 		CHILD_ASSERT(set_nnp() == 0);
@@ -290,10 +290,10 @@ TEST_F(stacking, is_allowed_and_the_mask_still_denies)
 	struct mask m;
 	pid_t pid;
 
-	if (!require_mask(_metadata))
-		return;
 	mask_all_but(&m, __NR_getppid);
-	pid = fork_child(_metadata);
+	pid = fork_mask_child(_metadata);
+	if (pid < 0)
+		return;
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		if (variant->mask_first) {

@@ -103,11 +103,10 @@ static int clone_thread_fn(void *arg)
 
 TEST(clone_thread_shares_the_mask_and_its_kill_takes_the_process)
 {
-	pid_t pid;
+	pid_t pid = fork_mask_child(_metadata);
 
-	if (!require_mask(_metadata))
+	if (pid < 0)
 		return;
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		const size_t size = 64 * 1024;
 		char *stack = malloc(size);
@@ -346,11 +345,10 @@ static void __noreturn exec_helper(const char *helper, __u32 action,
  */
 TEST_F(execve, keeps_the_mask)
 {
-	pid_t pid;
+	pid_t pid = fork_mask_child(_metadata);
 
-	if (!require_mask(_metadata))
+	if (pid < 0)
 		return;
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		char getpid_is[32];
 		const char *const extra[] = { "-c", getpid_is, NULL };
@@ -405,11 +403,10 @@ TEST_F(execve, denied_call_after_execve_is_killed)
  */
 TEST_F(execve, keeps_the_errno_action)
 {
-	pid_t pid;
+	pid_t pid = fork_mask_child(_metadata);
 
-	if (!require_mask(_metadata))
+	if (pid < 0)
 		return;
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		char getpid_is[32], getppid_is[32];
 		const char *const extra[] = {

@@ -180,6 +180,23 @@ static inline bool require_mask_threads(struct __test_metadata *const _metadata)
 {
 	return require_mask(_metadata) && require_threads(_metadata);
 }
+
+/*
+ * require_mask(), then fork_child(): the pid in the parent, 0 in the
+ * child, and -1 when the test is skipped (no mask mode): the test then
+ * returns.
+ */
+static inline pid_t fork_mask_child(struct __test_metadata *const _metadata)
+{
+	return require_mask(_metadata) ? fork_child(_metadata) : -1;
+}
+
+/* fork_mask_child(), with require_mask_threads() for require_mask(). */
+static inline pid_t
+fork_mask_threads_child(struct __test_metadata *const _metadata)
+{
+	return require_mask_threads(_metadata) ? fork_child(_metadata) : -1;
+}
 #endif
 
 #if X86_BUILD == 64

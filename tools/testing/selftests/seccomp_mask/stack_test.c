@@ -357,11 +357,10 @@ TEST_F(order, filter_then_mask)
  */
 TEST(allowed_call_runs_the_filters_as_without_a_mask)
 {
-	pid_t pid;
+	pid_t pid = fork_mask_child(_metadata);
 
-	if (!require_mask(_metadata))
+	if (pid < 0)
 		return;
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct mask m;
 		long ret;
@@ -480,11 +479,10 @@ static void *masked_sibling(void *arg)
 
 TEST(filter_tsync_reaches_a_masked_sibling_which_keeps_its_mask)
 {
-	pid_t pid;
+	pid_t pid = fork_mask_threads_child(_metadata);
 
-	if (!require_mask_threads(_metadata))
+	if (pid < 0)
 		return;
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct sibling s;
 		char c, buf[8192];

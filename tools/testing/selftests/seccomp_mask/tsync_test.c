@@ -140,9 +140,9 @@ TEST(every_thread_gets_the_callers_resulting_masks_and_action)
 	bool other = other_abi_available();
 	pid_t pid, ppid = getpid();
 
-	if (!require_mask_threads(_metadata))
+	pid = fork_mask_threads_child(_metadata);
+	if (pid < 0)
 		return;
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct cmd_thread w[NR_WORKERS];
 		struct mask own, oth;
@@ -185,11 +185,10 @@ TEST(every_thread_gets_the_callers_resulting_masks_and_action)
 /* no_new_privs goes with the masks to every thread. */
 TEST(no_new_privs_reaches_every_thread)
 {
-	pid_t pid;
+	pid_t pid = fork_mask_threads_child(_metadata);
 
-	if (!require_mask_threads(_metadata))
+	if (pid < 0)
 		return;
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct cmd_thread w[NR_WORKERS];
 		int i;
@@ -676,11 +675,10 @@ static void pidns_init(void)
 TEST(tid_is_the_one_of_the_callers_pid_namespace)
 {
 	int status;
-	pid_t pid;
+	pid_t pid = fork_mask_threads_child(_metadata);
 
-	if (!require_mask_threads(_metadata))
+	if (pid < 0)
 		return;
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		pid_t init;
 		int st;
