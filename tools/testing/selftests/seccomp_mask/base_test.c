@@ -141,12 +141,9 @@ TEST(get_seccomp_returns_3_in_mask_mode)
 
 /* Privileges: no_new_privs or CAP_SYS_ADMIN, else EACCES. */
 
-FIXTURE(privilege) {};
+FIXTURE_NO_DATA(privilege);
 
 FIXTURE_VARIANTS_INSTALL_CALL(privilege);
-
-FIXTURE_SETUP(privilege) {}
-FIXTURE_TEARDOWN(privilege) {}
 
 TEST_F(privilege, eacces_without_nnp_and_without_cap_sys_admin)
 {
@@ -270,7 +267,7 @@ TEST(strict_over_mask_fails_with_einval)
  * makes the mode 2 and keeps the masks; masks over a filter keep mode 2.
  * Either way the mask still denies.
  */
-FIXTURE(stacking) {};
+FIXTURE_NO_DATA(stacking);
 
 FIXTURE_VARIANT(stacking) {
 	bool mask_first;
@@ -281,9 +278,6 @@ FIXTURE_VARIANT_ADD(stacking, filter_over_mask_prctl) { .mask_first = true };
 FIXTURE_VARIANT_ADD(stacking, filter_over_mask_seccomp) { .mask_first = true, .use_seccomp = true };
 FIXTURE_VARIANT_ADD(stacking, mask_over_filter_prctl) { .mask_first = false };
 FIXTURE_VARIANT_ADD(stacking, mask_over_filter_seccomp) { .use_seccomp = true };
-
-FIXTURE_SETUP(stacking) {}
-FIXTURE_TEARDOWN(stacking) {}
 
 TEST_F(stacking, is_allowed_and_the_mask_still_denies)
 {
@@ -503,7 +497,7 @@ TEST(set_bit_for_unimplemented_number_of_the_other_abi_is_enosys)
  * is denied like any other clear bit, and the never-denied variant is
  * compiled out.
  */
-FIXTURE(uretprobe) {};
+FIXTURE_NO_DATA(uretprobe);
 
 FIXTURE_VARIANT(uretprobe) {
 	bool x86_64;	/* through the 64-bit entry, else through the ia32 one */
@@ -520,9 +514,6 @@ FIXTURE_VARIANT_ADD(uretprobe, x86_64_number_335_is_denied_without_uretprobe) {
 #endif
 
 FIXTURE_VARIANT_ADD(uretprobe, ia32_number_335_is_denied) { .x86_64 = false, .denied = true };
-
-FIXTURE_SETUP(uretprobe) {}
-FIXTURE_TEARDOWN(uretprobe) {}
 
 TEST_F(uretprobe, bit_clear)
 {

@@ -193,7 +193,7 @@ static long sud_block_call(bool in_range, long nr, long a, long b, long c)
 		CHILD_ASSERT((ret) == _number);				\
 	} while (0)
 
-FIXTURE(sud) {};
+FIXTURE_NO_DATA(sud);
 
 FIXTURE_VARIANT(sud) {
 	bool mask;	/* mask mode: everything allowed but getppid */
@@ -205,9 +205,6 @@ FIXTURE_VARIANT_ADD(sud, no_mask) { .mask = false };
 FIXTURE_VARIANT_ADD(sud, mask_errno) { .mask = true, .action = SECCOMP_RET_ERRNO | MASK_ERRNO };
 FIXTURE_VARIANT_ADD(sud, mask_trap) { .mask = true, .action = SECCOMP_RET_TRAP };
 FIXTURE_VARIANT_ADD(sud, mask_kill) { .mask = true, .action = SECCOMP_RET_KILL_PROCESS };
-
-FIXTURE_SETUP(sud) {}
-FIXTURE_TEARDOWN(sud) {}
 
 /*
  * In a child: catch SIGSYS, install the variant's mask, then turn

@@ -33,7 +33,7 @@ struct entry {
 	bool all_set;
 };
 
-FIXTURE(errors) {};
+FIXTURE_NO_DATA(errors);
 
 FIXTURE_VARIANT(errors) {
 	bool use_seccomp;
@@ -66,9 +66,6 @@ FIXTURE_VARIANT(errors) {
 	unsigned int valid_nr_masks;
 	struct entry e[3];
 };
-
-FIXTURE_SETUP(errors) {}
-FIXTURE_TEARDOWN(errors) {}
 
 /* EINVAL */
 FIXTURE_VARIANT_ADD(errors, prctl_nbits_above_max_is_einval) {
@@ -669,7 +666,7 @@ TEST_F(errors, call)
  * nbits at its edges. The buffer has every bit set, past nbits too: only
  * the first nbits count, the number nbits is denied, nbits - 1 allowed.
  */
-FIXTURE(nbits) {};
+FIXTURE_NO_DATA(nbits);
 
 FIXTURE_VARIANT(nbits) {
 	unsigned int nbits;
@@ -684,9 +681,6 @@ FIXTURE_VARIANT_ADD(nbits, prctl_1023) { .nbits = 1023 };
 FIXTURE_VARIANT_ADD(nbits, seccomp_1023) { .nbits = 1023, .use_seccomp = true };
 FIXTURE_VARIANT_ADD(nbits, prctl_1024) { .nbits = 1024 };
 FIXTURE_VARIANT_ADD(nbits, seccomp_1024) { .nbits = 1024, .use_seccomp = true };
-
-FIXTURE_SETUP(nbits) {}
-FIXTURE_TEARDOWN(nbits) {}
 
 TEST_F(nbits, first_nbits_count_and_set_bits_past_them_are_ignored)
 {

@@ -94,9 +94,14 @@ static void child_check_x86_values(const struct seccomp_mask_features *f)
 	CHILD_ASSERT(f->arches[3].arch == 0 && f->arches[3].max_bits == 0);
 }
 
-/* The x86 values need the ia32 ABI: fail (required) or skip without it. */
-static bool require_x86_kernel(struct __test_metadata *const _metadata)
+/*
+ * require_mask(), then the ia32 ABI, which the x86 values need: fail
+ * (required) or skip without it.
+ */
+static bool require_mask_x86_kernel(struct __test_metadata *const _metadata)
 {
+	if (!require_mask(_metadata))
+		return false;
 #ifdef X86_BUILD
 	if (other_abi_available())
 		return true;
@@ -115,7 +120,7 @@ static bool require_x86_kernel(struct __test_metadata *const _metadata)
 
 enum prior { P_NONE, P_FILTER, P_MASK, P_MASK_THEN_FILTER };
 
-FIXTURE(query) {};
+FIXTURE_REQUIRING(query, require_mask_x86_kernel);
 
 FIXTURE_VARIANT(query) {
 	enum prior prior;
@@ -132,15 +137,6 @@ FIXTURE_VARIANT_ADD(query, mask_mode_no_new_privs) { .prior = P_MASK, .nnp = tru
 FIXTURE_VARIANT_ADD(query, mask_under_filter_unprivileged) {
 	.prior = P_MASK_THEN_FILTER, .drop_cap = true,
 };
-
-FIXTURE_SETUP(query)
-{
-	if (!require_mask(_metadata))
-		return;
-	require_x86_kernel(_metadata);
-}
-
-FIXTURE_TEARDOWN(query) {}
 
 TEST_F(query, reports_this_kernel_and_changes_nothing)
 {

@@ -864,7 +864,7 @@ TEST_F_TIMEOUT(logged, errno_not_logged_even_with_errno, LOGGED_TIMEOUT)
  * The kill is SECCOMP_RET_KILL_PROCESS: no handler of SIGSYS runs, and
  * neither ignoring nor blocking SIGSYS saves the process.
  */
-FIXTURE(sigsys) {};
+FIXTURE_NO_DATA(sigsys);
 
 FIXTURE_VARIANT(sigsys) {
 	bool handler;
@@ -876,9 +876,6 @@ FIXTURE_VARIANT_ADD(sigsys, handler) { .handler = true };
 FIXTURE_VARIANT_ADD(sigsys, ignored) { .ignore = true };
 FIXTURE_VARIANT_ADD(sigsys, blocked) { .block = true };
 FIXTURE_VARIANT_ADD(sigsys, handler_and_blocked) { .handler = true, .block = true };
-
-FIXTURE_SETUP(sigsys) {}
-FIXTURE_TEARDOWN(sigsys) {}
 
 static int *sigsys_handled;
 

@@ -358,7 +358,7 @@ TEST(status_of_a_zombie_shows_mode_3_and_its_mask)
  * No mask lines in modes 0, 1 and 2. Passes without the series: the
  * control of the tests above.
  */
-FIXTURE(no_mask_lines) {};
+FIXTURE_NO_DATA(no_mask_lines);
 
 FIXTURE_VARIANT(no_mask_lines) {
 	int mode;
@@ -367,9 +367,6 @@ FIXTURE_VARIANT(no_mask_lines) {
 FIXTURE_VARIANT_ADD(no_mask_lines, mode_0) { .mode = 0 };
 FIXTURE_VARIANT_ADD(no_mask_lines, mode_1_strict) { .mode = 1 };
 FIXTURE_VARIANT_ADD(no_mask_lines, mode_2_filter) { .mode = 2 };
-
-FIXTURE_SETUP(no_mask_lines) {}
-FIXTURE_TEARDOWN(no_mask_lines) {}
 
 TEST_F(no_mask_lines, status_has_no_mask_lines)
 {

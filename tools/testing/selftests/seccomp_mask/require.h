@@ -182,6 +182,21 @@ static inline bool require_mask_threads(struct __test_metadata *const _metadata)
 }
 
 /*
+ * A fixture without data whose setup is @require(_metadata), a
+ * require_*() of this file: its tests run only where that holds.
+ */
+#define FIXTURE_REQUIRING(fixture, require)				\
+	FIXTURE(fixture) {};						\
+	FIXTURE_SETUP(fixture) { require(_metadata); }			\
+	FIXTURE_TEARDOWN(fixture) {}
+
+/* A fixture without data, setup or teardown: its variants alone. */
+#define FIXTURE_NO_DATA(fixture)					\
+	FIXTURE(fixture) {};						\
+	FIXTURE_SETUP(fixture) {}					\
+	FIXTURE_TEARDOWN(fixture) {}
+
+/*
  * require_mask(), then fork_child(): the pid in the parent, 0 in the
  * child, and -1 when the test is skipped (no mask mode): the test then
  * returns.

@@ -113,9 +113,7 @@ static void check_stacked_self(void)
 	check_stacked(0);
 }
 
-FIXTURE(mask_over_filter) {};
-FIXTURE_SETUP(mask_over_filter) { require_mask(_metadata); }
-FIXTURE_TEARDOWN(mask_over_filter) {}
+FIXTURE_REQUIRING(mask_over_filter, require_mask);
 
 FIXTURE_VARIANTS_INSTALL_CALL(mask_over_filter);
 
@@ -135,9 +133,7 @@ TEST_F(mask_over_filter, keeps_mode_2_and_both_apply)
 }
 
 /* Any way of installing a filter, with any flag, over a mask. */
-FIXTURE(filter_over_mask) {};
-FIXTURE_SETUP(filter_over_mask) { require_mask(_metadata); }
-FIXTURE_TEARDOWN(filter_over_mask) {}
+FIXTURE_REQUIRING(filter_over_mask, require_mask);
 
 FIXTURE_VARIANT(filter_over_mask) {
 	long flags;	/* -1: prctl() */
@@ -203,9 +199,7 @@ struct mask_filter_case {
 	enum mask_filter_outcome outcome;
 };
 
-FIXTURE(order) {};
-FIXTURE_SETUP(order) { require_mask(_metadata); }
-FIXTURE_TEARDOWN(order) {}
+FIXTURE_REQUIRING(order, require_mask);
 
 FIXTURE_VARIANT(order) {
 	struct mask_filter_case c;
@@ -393,9 +387,7 @@ TEST(allowed_call_runs_the_filters_as_without_a_mask)
 }
 
 /* Strict mode stays exclusive: strict over a mask is EINVAL. */
-FIXTURE(strict_over_mask) {};
-FIXTURE_SETUP(strict_over_mask) { require_mask(_metadata); }
-FIXTURE_TEARDOWN(strict_over_mask) {}
+FIXTURE_REQUIRING(strict_over_mask, require_mask);
 
 FIXTURE_VARIANT(strict_over_mask) {
 	bool with_filter;

@@ -7,12 +7,9 @@
 
 #include "common.h"
 
-FIXTURE(tighten) {};
+FIXTURE_NO_DATA(tighten);
 
 FIXTURE_VARIANTS_INSTALL_CALL(tighten);
-
-FIXTURE_SETUP(tighten) {}
-FIXTURE_TEARDOWN(tighten) {}
 
 /*
  * fork_masked() with @old, and the child tightens to @new: that returns 0
@@ -167,7 +164,7 @@ TEST_F(tighten, shorter_mask_works_and_cuts_the_tail)
  */
 #define UNPRIV_ID	65534
 
-FIXTURE(tighten_privilege) {};
+FIXTURE_NO_DATA(tighten_privilege);
 
 FIXTURE_VARIANT(tighten_privilege) {
 	bool use_seccomp;
@@ -178,9 +175,6 @@ FIXTURE_VARIANT_ADD(tighten_privilege, prctl_capset) { .use_seccomp = false, .se
 FIXTURE_VARIANT_ADD(tighten_privilege, prctl_setuid) { .use_seccomp = false, .setuid = true };
 FIXTURE_VARIANT_ADD(tighten_privilege, seccomp_capset) { .use_seccomp = true, .setuid = false };
 FIXTURE_VARIANT_ADD(tighten_privilege, seccomp_setuid) { .use_seccomp = true, .setuid = true };
-
-FIXTURE_SETUP(tighten_privilege) {}
-FIXTURE_TEARDOWN(tighten_privilege) {}
 
 /* False, with the test skipped (or failed), when it cannot run here. */
 static bool priv_can_run(struct __test_metadata *const _metadata,

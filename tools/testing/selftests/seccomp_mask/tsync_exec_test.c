@@ -306,7 +306,7 @@ static void tally_log(struct __test_metadata *const _metadata,
 	TH_LOG("exec after every TSYNC: %d rounds", t->finished);
 }
 
-FIXTURE(tsync_exec) {};
+FIXTURE_REQUIRING(tsync_exec, require_mask_threads);
 
 FIXTURE_VARIANT(tsync_exec) {
 	bool leader_execs;
@@ -317,9 +317,6 @@ FIXTURE_VARIANT_ADD(tsync_exec, leader_execs) { .leader_execs = true };
 
 /* A sibling execs (and becomes the leader); the main thread TSYNCs. */
 FIXTURE_VARIANT_ADD(tsync_exec, sibling_execs) { .leader_execs = false };
-
-FIXTURE_SETUP(tsync_exec) { require_mask_threads(_metadata); }
-FIXTURE_TEARDOWN(tsync_exec) {}
 
 TEST_F_TIMEOUT(tsync_exec, image_is_fully_in_one_state, TEST_SECONDS)
 {

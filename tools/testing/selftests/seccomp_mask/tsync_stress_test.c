@@ -377,7 +377,7 @@ static void range(const unsigned long *v, bool denied, unsigned long *lo,
 	}
 }
 
-FIXTURE(tsync_stress) {};
+FIXTURE_REQUIRING(tsync_stress, require_mask_threads);
 
 /*
  * mask_mode: getpid takes the inline check at syscall entry.
@@ -385,9 +385,6 @@ FIXTURE(tsync_stress) {};
  * seccomp_mask_check_filtered().
  */
 FIXTURE_VARIANTS_BOOL(tsync_stress, filter, mask_mode, filter_mode);
-
-FIXTURE_SETUP(tsync_stress) { require_mask_threads(_metadata); }
-FIXTURE_TEARDOWN(tsync_stress) {}
 
 TEST_F_TIMEOUT(tsync_stress, every_tsync_replaces_allowlists_under_readers,
 	       TEST_SECONDS)

@@ -226,9 +226,7 @@ TEST(larger_set_tightens_like_24)
  * The detection probe with a NULL set. Flags are checked before the set
  * is read: SPEC_ALLOW (version 3) gets as far as the read of set->size.
  */
-FIXTURE(detection) {};
-FIXTURE_SETUP(detection) { require_mask(_metadata); }
-FIXTURE_TEARDOWN(detection) {}
+FIXTURE_REQUIRING(detection, require_mask);
 
 FIXTURE_VARIANT(detection) {
 	unsigned int flags;
