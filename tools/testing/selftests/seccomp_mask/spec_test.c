@@ -83,27 +83,30 @@ struct knob {
 	const char *cpu_flags[6];	/* /proc/cpuinfo flags it needs (any) */
 };
 
-static const struct knob ssb = {
-	.which = PR_SPEC_STORE_BYPASS,
-	.name = "PR_SPEC_STORE_BYPASS",
-	.param = "spec_store_bypass_disable=seccomp",
-	.config = "CONFIG_MITIGATION_SSB",
-	.sysfs = VULN_DIR "spec_store_bypass",
-	.sysfs_names_seccomp = true,
-	.cpu_flags = { "ssbd", "virt_ssbd", "amd_ssbd", "spec_ctrl_ssbd",
-		       "ls_cfg_ssbd" },
-};
+/*
+ * A knob, named after its PR_SPEC_* @w: the kernel parameter @param, the
+ * Kconfig option @config, the vulnerabilities file @file (which names
+ * seccomp with @names_seccomp) and the CPU flags, any of which it needs.
+ */
+#define KNOB(w, param_, config_, file, names_seccomp, ...) {		\
+	.which = w,							\
+	.name = #w,							\
+	.param = param_,						\
+	.config = config_,						\
+	.sysfs = VULN_DIR file,						\
+	.sysfs_names_seccomp = names_seccomp,				\
+	.cpu_flags = { __VA_ARGS__ },					\
+}
 
-static const struct knob ib = {
-	.which = PR_SPEC_INDIRECT_BRANCH,
-	.name = "PR_SPEC_INDIRECT_BRANCH",
-	.param = "spectre_v2_user=seccomp",
-	.config = "CONFIG_MITIGATION_SPECTRE_V2",
-	.sysfs = VULN_DIR "spectre_v2",
-	.sysfs_names_seccomp = false,
-	.cpu_flags = { "ibpb", "stibp", "amd_ibpb", "amd_stibp",
-		       "intel_stibp" },
-};
+static const struct knob ssb =
+	KNOB(PR_SPEC_STORE_BYPASS, "spec_store_bypass_disable=seccomp",
+	     "CONFIG_MITIGATION_SSB", "spec_store_bypass", true,
+	     "ssbd", "virt_ssbd", "amd_ssbd", "spec_ctrl_ssbd", "ls_cfg_ssbd");
+
+static const struct knob ib =
+	KNOB(PR_SPEC_INDIRECT_BRANCH, "spectre_v2_user=seccomp",
+	     "CONFIG_MITIGATION_SPECTRE_V2", "spectre_v2", false,
+	     "ibpb", "stibp", "amd_ibpb", "amd_stibp", "intel_stibp");
 
 /* The calling thread's state of @k, or -errno. */
 static long spec_get(const struct knob *k)
@@ -420,119 +423,45 @@ FIXTURE_VARIANT(spec) {
 	struct spec_case c;
 };
 
-FIXTURE_VARIANT_ADD(spec, ssb_seccomp_without_flag_forces) {
-	.knob = &ssb,
-	.c = { .flags = 0, .forced = true },
-};
+/* A case of knob @k, named after it: SPEC_CASE(ssb, prctl_forces, ...). */
+#define SPEC_CASE(k, name, ...)						\
+	FIXTURE_VARIANT_ADD(spec, k##_##name) {				\
+		.knob = &k, .c = { __VA_ARGS__ },			\
+	}
 
-FIXTURE_VARIANT_ADD(spec, ssb_prctl_forces) {
-	.knob = &ssb,
-	.c = { .via_prctl = true, .forced = true },
-};
+#define TSYNC_SPEC_ALLOW (SECCOMP_MASK_FLAG_TSYNC | SECCOMP_MASK_FLAG_SPEC_ALLOW)
 
-FIXTURE_VARIANT_ADD(spec, ssb_spec_allow_keeps) {
-	.knob = &ssb,
-	.c = { .flags = SECCOMP_MASK_FLAG_SPEC_ALLOW, .forced = false },
-};
+/*
+ * The cases of knob @k. The first install forces the mitigation through
+ * seccomp(2) without SPEC_ALLOW, through prctl(), from filter mode and
+ * as a tightening of a SPEC_ALLOW install; SPEC_ALLOW keeps it open,
+ * from filter mode too; with TSYNC the sibling (in mode 0 or with a
+ * filter) follows the caller.
+ */
+#define SPEC_VARIANTS(k)						\
+	SPEC_CASE(k, seccomp_without_flag_forces, .flags = 0, .forced = true); \
+	SPEC_CASE(k, prctl_forces, .via_prctl = true, .forced = true);	\
+	SPEC_CASE(k, spec_allow_keeps,					\
+		  .flags = SECCOMP_MASK_FLAG_SPEC_ALLOW, .forced = false); \
+	SPEC_CASE(k, from_filter_mode_forces, .caller_filter = true,	\
+		  .forced = true);					\
+	SPEC_CASE(k, from_filter_mode_spec_allow_keeps, .caller_filter = true, \
+		  .flags = SECCOMP_MASK_FLAG_SPEC_ALLOW, .forced = false); \
+	SPEC_CASE(k, tightening_without_flag_forces, .tighten = true,	\
+		  .forced = true);					\
+	SPEC_CASE(k, tsync_forces_mode_0_sibling,			\
+		  .flags = SECCOMP_MASK_FLAG_TSYNC, .sib = SIB_MODE_0,	\
+		  .forced = true);					\
+	SPEC_CASE(k, tsync_spec_allow_keeps_mode_0_sibling,		\
+		  .flags = TSYNC_SPEC_ALLOW, .sib = SIB_MODE_0, .forced = false); \
+	SPEC_CASE(k, tsync_forces_filter_sibling,			\
+		  .flags = SECCOMP_MASK_FLAG_TSYNC, .sib = SIB_FILTER,	\
+		  .forced = true);					\
+	SPEC_CASE(k, tsync_spec_allow_keeps_filter_sibling,		\
+		  .flags = TSYNC_SPEC_ALLOW, .sib = SIB_FILTER, .forced = false)
 
-FIXTURE_VARIANT_ADD(spec, ssb_from_filter_mode_forces) {
-	.knob = &ssb,
-	.c = { .caller_filter = true, .forced = true },
-};
-
-FIXTURE_VARIANT_ADD(spec, ssb_from_filter_mode_spec_allow_keeps) {
-	.knob = &ssb,
-	.c = { .caller_filter = true,
-	       .flags = SECCOMP_MASK_FLAG_SPEC_ALLOW, .forced = false },
-};
-
-FIXTURE_VARIANT_ADD(spec, ssb_tightening_without_flag_forces) {
-	.knob = &ssb,
-	.c = { .tighten = true, .forced = true },
-};
-
-FIXTURE_VARIANT_ADD(spec, ssb_tsync_forces_mode_0_sibling) {
-	.knob = &ssb,
-	.c = { .flags = SECCOMP_MASK_FLAG_TSYNC, .sib = SIB_MODE_0,
-	       .forced = true },
-};
-
-FIXTURE_VARIANT_ADD(spec, ssb_tsync_spec_allow_keeps_mode_0_sibling) {
-	.knob = &ssb,
-	.c = { .flags = SECCOMP_MASK_FLAG_TSYNC |
-			SECCOMP_MASK_FLAG_SPEC_ALLOW,
-	       .sib = SIB_MODE_0, .forced = false },
-};
-
-FIXTURE_VARIANT_ADD(spec, ssb_tsync_forces_filter_sibling) {
-	.knob = &ssb,
-	.c = { .flags = SECCOMP_MASK_FLAG_TSYNC, .sib = SIB_FILTER,
-	       .forced = true },
-};
-
-FIXTURE_VARIANT_ADD(spec, ssb_tsync_spec_allow_keeps_filter_sibling) {
-	.knob = &ssb,
-	.c = { .flags = SECCOMP_MASK_FLAG_TSYNC |
-			SECCOMP_MASK_FLAG_SPEC_ALLOW,
-	       .sib = SIB_FILTER, .forced = false },
-};
-
-FIXTURE_VARIANT_ADD(spec, ib_seccomp_without_flag_forces) {
-	.knob = &ib,
-	.c = { .flags = 0, .forced = true },
-};
-
-FIXTURE_VARIANT_ADD(spec, ib_prctl_forces) {
-	.knob = &ib,
-	.c = { .via_prctl = true, .forced = true },
-};
-
-FIXTURE_VARIANT_ADD(spec, ib_spec_allow_keeps) {
-	.knob = &ib,
-	.c = { .flags = SECCOMP_MASK_FLAG_SPEC_ALLOW, .forced = false },
-};
-
-FIXTURE_VARIANT_ADD(spec, ib_from_filter_mode_forces) {
-	.knob = &ib,
-	.c = { .caller_filter = true, .forced = true },
-};
-
-FIXTURE_VARIANT_ADD(spec, ib_from_filter_mode_spec_allow_keeps) {
-	.knob = &ib,
-	.c = { .caller_filter = true,
-	       .flags = SECCOMP_MASK_FLAG_SPEC_ALLOW, .forced = false },
-};
-
-FIXTURE_VARIANT_ADD(spec, ib_tightening_without_flag_forces) {
-	.knob = &ib,
-	.c = { .tighten = true, .forced = true },
-};
-
-FIXTURE_VARIANT_ADD(spec, ib_tsync_forces_mode_0_sibling) {
-	.knob = &ib,
-	.c = { .flags = SECCOMP_MASK_FLAG_TSYNC, .sib = SIB_MODE_0,
-	       .forced = true },
-};
-
-FIXTURE_VARIANT_ADD(spec, ib_tsync_spec_allow_keeps_mode_0_sibling) {
-	.knob = &ib,
-	.c = { .flags = SECCOMP_MASK_FLAG_TSYNC |
-			SECCOMP_MASK_FLAG_SPEC_ALLOW,
-	       .sib = SIB_MODE_0, .forced = false },
-};
-
-FIXTURE_VARIANT_ADD(spec, ib_tsync_forces_filter_sibling) {
-	.knob = &ib,
-	.c = { .flags = SECCOMP_MASK_FLAG_TSYNC, .sib = SIB_FILTER,
-	       .forced = true },
-};
-
-FIXTURE_VARIANT_ADD(spec, ib_tsync_spec_allow_keeps_filter_sibling) {
-	.knob = &ib,
-	.c = { .flags = SECCOMP_MASK_FLAG_TSYNC |
-			SECCOMP_MASK_FLAG_SPEC_ALLOW,
-	       .sib = SIB_FILTER, .forced = false },
-};
+SPEC_VARIANTS(ssb);
+SPEC_VARIANTS(ib);
 
 FIXTURE_SETUP(spec)
 {
