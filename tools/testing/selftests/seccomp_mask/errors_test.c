@@ -761,18 +761,14 @@ FIXTURE_VARIANT_ADD(buffer_end, seccomp_9_one_byte_past_is_efault) {
 
 FIXTURE_SETUP(buffer_end)
 {
-	unsigned char *p = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE,
-				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	ASSERT_TRUE(p != MAP_FAILED);
-	ASSERT_EQ(0, munmap(p + 4096, 4096));
-	memset(p, 0xff, 4096);
-	self->page = p;
+	self->page = page_before_hole();
+	ASSERT_TRUE(!!self->page);
+	memset(self->page, 0xff, 4096);
 }
 
 FIXTURE_TEARDOWN(buffer_end)
 {
-	munmap(self->page, 4096);
+	page_put(self->page);
 }
 
 TEST_F(buffer_end, bits_up_to_the_last_mapped_byte)

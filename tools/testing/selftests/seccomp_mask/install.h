@@ -205,6 +205,44 @@ static inline unsigned char *page_before_hole(void)
 	return p;
 }
 
+/*
+ * A size case of an extensible struct: its size, the errno expected of
+ * the call (0: taken), a non-zero byte there in its tail (0: none), and
+ * how many of its bytes are past the mapping.
+ */
+struct size_case {
+	__u32 size;
+	int err;
+	unsigned int nonzero_at;
+	unsigned int over_hole;
+};
+
+/*
+ * Lay the struct of @c, whose first @min bytes the caller writes, out in
+ * @page (of page_before_hole()), the rest of which is @fill: it ends
+ * @c->over_hole bytes past the mapping, or @gap bytes before its end; a
+ * size above a page starts at the page, so that its bytes past the first
+ * 4096 are not mapped; a size below @min spans @min bytes all the same.
+ * Its mapped bytes past @min are zero, but for 0x80 at @c->nonzero_at.
+ * Where it starts; *@avail, how many bytes are mapped from there.
+ */
+static inline unsigned char *place_sized(unsigned char *page,
+					 const struct size_case *c, size_t min,
+					 size_t gap, int fill, size_t *avail)
+{
+	size_t span = c->size < min ? min : c->size;
+	unsigned char *at = page;
+	size_t i;
+
+	if (span <= 4096)
+		at = page + 4096 - span - gap + c->over_hole;
+	*avail = page + 4096 - at;
+	memset(page, fill, 4096);
+	for (i = min; i < span && i < *avail; i++)
+		at[i] = i == c->nonzero_at ? 0x80 : 0;
+	return at;
+}
+
 /* munmap() the page of page_before_hole(), if any. */
 static inline void page_put(unsigned char *page)
 {

@@ -51,9 +51,7 @@ struct order_case {
 	int expected_errno;
 };
 
-FIXTURE(order) {
-	unsigned char *page;	/* the next page is not mapped */
-};
+FIXTURE_MASK_PAGE(order);
 
 FIXTURE_VARIANT(order) {
 	struct order_case c;
@@ -120,9 +118,6 @@ ORDER_SECCOMP(reserved_before_masks, F_RESERVED, F_MASKS, EINVAL);
 ORDER_SECCOMP(reserved_before_privilege, F_RESERVED, F_PRIV, EINVAL);
 ORDER_SECCOMP(reserved_before_bits, F_RESERVED, F_BITS, EINVAL);
 ORDER_SECCOMP(reserved_before_subset, F_RESERVED, F_WIDER, EINVAL);
-
-FIXTURE_SETUP(order) { self->page = require_mask_page(_metadata); }
-FIXTURE_TEARDOWN(order) { page_put(self->page); }
 
 static bool has(const struct order_case *v, enum fault f)
 {

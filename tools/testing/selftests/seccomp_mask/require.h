@@ -172,6 +172,17 @@ require_mask_page(struct __test_metadata *const _metadata)
 	ASSERT_TRUE(!!page);
 	return page;
 }
+
+/*
+ * A fixture whose data is @page, of require_mask_page(): its setup
+ * requires the mask mode, its teardown page_put()s the page.
+ */
+#define FIXTURE_MASK_PAGE(fixture)					\
+	FIXTURE(fixture) {						\
+		unsigned char *page;	/* the next page is not mapped */ \
+	};								\
+	FIXTURE_SETUP(fixture) { self->page = require_mask_page(_metadata); } \
+	FIXTURE_TEARDOWN(fixture) { page_put(self->page); }
 #endif
 
 #ifndef SECCOMP_MASK_NO_HARNESS
