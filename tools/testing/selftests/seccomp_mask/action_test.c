@@ -78,6 +78,21 @@ static void require_mask_target(struct __test_metadata *const _metadata,
 		ASSERT_TRUE(target_open(t));
 }
 
+/*
+ * require_mask() (require_mask_threads() with @threads), open the target
+ * @t, then fork_child(): -1 when the test is skipped. The test
+ * target_close()s @t.
+ */
+static pid_t fork_target_child(struct __test_metadata *const _metadata,
+			       struct target *t, bool threads)
+{
+	if (threads ? !require_mask_threads(_metadata) :
+		      !require_mask(_metadata))
+		return -1;
+	ASSERT_TRUE(target_open(t));
+	return fork_child(_metadata);
+}
+
 /* For a fixture's teardown: close the target, if the setup opened it. */
 static void target_put(struct target *t)
 {
@@ -346,10 +361,9 @@ static void check_threaded(struct __test_metadata *const _metadata,
 	struct threaded th = { .t = &t };
 	pid_t pid;
 
-	if (!require_mask_threads(_metadata))
+	pid = fork_target_child(_metadata, &t, true);
+	if (pid < 0)
 		return;
-	ASSERT_TRUE(target_open(&t));
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		/* A kill: the main thread waits in read() for a byte that never comes. */
 		run_threaded(&th, action);
@@ -565,10 +579,9 @@ TEST(tighten_with_a_wider_mask_keeps_the_action)
 	struct target t = {};
 	pid_t pid;
 
-	if (!require_mask(_metadata))
+	pid = fork_target_child(_metadata, &t, false);
+	if (pid < 0)
 		return;
-	ASSERT_TRUE(target_open(&t));
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct mask wider;
 
