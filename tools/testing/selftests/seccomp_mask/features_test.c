@@ -51,24 +51,12 @@ static long features_call(unsigned int flags, void *f)
  */
 static bool seccomp_state(char *out, size_t len)
 {
-	char buf[8192];
-	const char *p = buf;
-	size_t pos;
+	int n = snprintf(out, len, "mode %d nnp %d\n",
+			 prctl(PR_GET_SECCOMP, 0, 0, 0, 0),
+			 prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0));
 
-	if (read_status(0, buf, sizeof(buf)))
-		return false;
-	pos = snprintf(out, len, "mode %d nnp %d\n",
-		       prctl(PR_GET_SECCOMP, 0, 0, 0, 0),
-		       prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0));
-	while (*p && pos < len) {
-		const char *end = strchrnul(p, '\n');
-
-		if (!strncmp(p, "Seccomp", 7) || !strncmp(p, "NoNewPrivs", 10))
-			pos += snprintf(out + pos, len - pos, "%.*s\n",
-					(int)(end - p), p);
-		p = *end ? end + 1 : end;
-	}
-	return pos < len;
+	return n > 0 && (size_t)n < len &&
+	       seccomp_lines(0, true, out + n, len - n);
 }
 
 /*

@@ -205,6 +205,35 @@ static inline bool status_field(const char *buf, const char *key, char *val,
 	return false;
 }
 
+/*
+ * The lines of /proc/<@pid>/status (pid 0: self) that begin with
+ * "Seccomp", and with @nnp the "NoNewPrivs" one, one after the other in
+ * @out: a snapshot to compare before and after a call. False when the
+ * file cannot be read, when no line matched or when they do not fit.
+ */
+static inline bool seccomp_lines(pid_t pid, bool nnp, char *out, size_t len)
+{
+	char buf[8192];
+	const char *p, *e;
+	size_t pos = 0;
+	int n;
+
+	out[0] = '\0';
+	if (read_status(pid, buf, sizeof(buf)))
+		return false;
+	for (p = buf; *p; p = *e ? e + 1 : e) {
+		e = strchrnul(p, '\n');
+		if (strncmp(p, "Seccomp", 7) &&
+		    (!nnp || strncmp(p, "NoNewPrivs", 10)))
+			continue;
+		n = snprintf(out + pos, len - pos, "%.*s\n", (int)(e - p), p);
+		if (n < 0 || (size_t)n >= len - pos)
+			return false;
+		pos += n;
+	}
+	return pos > 0;
+}
+
 /* Version 2: the action a denied call takes, as Seccomp_mask_action shows it. */
 static inline void action_format(__u32 action, char *buf, size_t len)
 {

@@ -645,25 +645,6 @@ static long failing_clone(int way, pid_t live)
 	return syscall(__NR_clone3, &args, sizeof(args));
 }
 
-/* The Seccomp* lines of /proc/@pid/status (0: self), joined; false if none. */
-static bool seccomp_lines(pid_t pid, char *out, size_t len)
-{
-	char buf[8192];
-	const char *p, *e;
-	size_t o = 0;
-
-	out[0] = '\0';
-	if (read_status(pid, buf, sizeof(buf)))
-		return false;
-	add(&cnt->reads, 1);
-	for (p = buf; *p && o < len; p = *e ? e + 1 : e) {
-		e = strchrnul(p, '\n');
-		if (!strncmp(p, "Seccomp", 7))
-			o += snprintf(out + o, len - o, "%.*s|", (int)(e - p), p);
-	}
-	return o > 0;
-}
-
 /*
  * A failed-fork round (see the top of the file): @nfail failed clones,
  * then, after a drain of kfree_rcu() if @drain, @nok children that exit,
@@ -672,7 +653,7 @@ static bool seccomp_lines(pid_t pid, char *out, size_t len)
 static void __noreturn failfork_worker(unsigned int round, int nfail, int nok, bool drain)
 {
 	const __u32 act = SECCOMP_RET_ERRNO | MASK_ERRNO;
-	char lines[1024], now_lines[1024];
+	char lines[8192], now_lines[8192];
 	struct mask m, t;
 	pid_t self = getpid();
 	int i, st;
@@ -686,7 +667,8 @@ static void __noreturn failfork_worker(unsigned int round, int nfail, int nok, b
 	add(&cnt->installs, 1);
 	CHECK(syscall(__NR_getppid) == -1 && errno == MASK_ERRNO);
 	CHECK(thread_shows(0, &m, act));
-	CHECK(seccomp_lines(0, lines, sizeof(lines)));
+	CHECK(seccomp_lines(0, false, lines, sizeof(lines)));
+	add(&cnt->reads, 1);
 
 	for (i = 0; i < nfail; i++) {
 		int way = (round + i) % FAIL_WAYS;
@@ -710,7 +692,9 @@ static void __noreturn failfork_worker(unsigned int round, int nfail, int nok, b
 		/* still enforced, with its action */
 		CHECK(syscall(__NR_getppid) == -1 && errno == MASK_ERRNO);
 	}
-	CHECK(seccomp_lines(0, now_lines, sizeof(now_lines)) && !strcmp(lines, now_lines));
+	CHECK(seccomp_lines(0, false, now_lines, sizeof(now_lines)) &&
+	      !strcmp(lines, now_lines));
+	add(&cnt->reads, 1);
 	CHECK(thread_shows(0, &m, act));
 
 	/*
@@ -745,7 +729,9 @@ static void __noreturn failfork_worker(unsigned int round, int nfail, int nok, b
 		add(&cnt->exits, 1);
 		CHECK(syscall(__NR_getppid) == -1 && errno == MASK_ERRNO);
 	}
-	CHECK(seccomp_lines(0, now_lines, sizeof(now_lines)) && !strcmp(lines, now_lines));
+	CHECK(seccomp_lines(0, false, now_lines, sizeof(now_lines)) &&
+	      !strcmp(lines, now_lines));
+	add(&cnt->reads, 1);
 	CHECK(thread_shows(0, &m, act));
 	add(&cnt->exits, 1);
 	_exit(0);

@@ -257,31 +257,6 @@ static bool priv_shows(bool use_seccomp, const struct priv_masks *pm,
 	return true;
 }
 
-/* Every Seccomp line of /proc/self/status, for a before and after. */
-static bool seccomp_lines(char *out, size_t len)
-{
-	static const char *const keys[] = {
-		"Seccomp", "Seccomp_filters", "Seccomp_mask",
-		"Seccomp_mask_compat", "Seccomp_mask_action",
-	};
-	char buf[8192], val[2048];
-	size_t i, pos = 0;
-	int n;
-
-	if (read_status(0, buf, sizeof(buf)))
-		return false;
-	out[0] = '\0';
-	for (i = 0; i < ARRAY_SIZE(keys); i++) {
-		if (!status_field(buf, keys[i], val, sizeof(val)))
-			continue;
-		n = snprintf(out + pos, len - pos, "%s:\t%s\n", keys[i], val);
-		if (n < 0 || (size_t)n >= len - pos)
-			return false;
-		pos += n;
-	}
-	return true;
-}
-
 /*
  * Leave CAP_SYS_ADMIN: capset(), or uid and gid UNPRIV_ID with no
  * supplementary group (leaving uid 0 clears every capability; it also
@@ -340,14 +315,14 @@ TEST_F(tighten_privilege, without_nnp_or_cap_sys_admin_is_eacces)
 		CHILD_ASSERT(drop_privilege(variant->setuid));
 		CHILD_ASSERT(privilege_dropped(variant->setuid));
 		CHILD_ASSERT(prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 0);
-		CHILD_ASSERT(seccomp_lines(before, sizeof(before)));
+		CHILD_ASSERT(seccomp_lines(0, false, before, sizeof(before)));
 
 		errno = 0;
 		ret = priv_install(variant->use_seccomp, &pm, true);
 		CHILD_ASSERT(ret == -1 && errno == EACCES);
 
 		/* Nothing changed: the lines, and what the masks allow. */
-		CHILD_ASSERT(seccomp_lines(after, sizeof(after)));
+		CHILD_ASSERT(seccomp_lines(0, false, after, sizeof(after)));
 		CHILD_ASSERT(!strcmp(before, after));
 		CHILD_ASSERT(priv_shows(variant->use_seccomp, &pm, false));
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
