@@ -543,9 +543,7 @@ static void check_tighten(struct __test_metadata *const _metadata,
 					c->from) == 0);
 		errno = 0;
 		if (via_seccomp)
-			ret = mask_seccomp_set(0, c->to, 1,
-					       (const __u32[]){ SELF_ARCH },
-					       (const struct mask *[]){ &second });
+			ret = mask_seccomp_self(0, c->to, &second);
 		else
 			ret = mask_prctl_action(&second, c->to);
 		if (c->ok) {

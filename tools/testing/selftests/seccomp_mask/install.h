@@ -162,6 +162,14 @@ static inline long mask_seccomp_set(unsigned int flags, __u32 action,
 	return syscall(__NR_seccomp, SECCOMP_SET_MODE_MASK, flags, &set);
 }
 
+/* mask_seccomp_set() with @m alone, the mask of this program's ABI. */
+static inline long mask_seccomp_self(unsigned int flags, __u32 action,
+				     const struct mask *m)
+{
+	return mask_seccomp_set(flags, action, 1, (const __u32[]){ SELF_ARCH },
+				&m);
+}
+
 /* Install or tighten the masks of @n ABIs through seccomp(2). */
 static inline int mask_seccomp(unsigned int n, const __u32 *arch,
 			       const struct mask *const *m)

@@ -337,8 +337,7 @@ static long install_mask(bool via_prctl, unsigned int flags, bool all)
 		mask_all_but(&m, __NR_getppid);
 	if (via_prctl)
 		return mask_prctl(&m);
-	return mask_seccomp_set(flags, 0, 1, (const __u32[]){ SELF_ARCH },
-				(const struct mask *[]){ &m });
+	return mask_seccomp_self(flags, 0, &m);
 }
 
 /* SPEC_ALLOW is a flag like another: the mask is installed. */

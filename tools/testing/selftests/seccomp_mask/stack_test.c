@@ -63,9 +63,7 @@ static int install_mask(bool via_seccomp, __u32 action)
 
 	deny_getppid(&m);
 	if (via_seccomp)
-		return mask_seccomp_set(0, action, 1,
-					(const __u32[]){ SELF_ARCH },
-					(const struct mask *[]){ &m });
+		return mask_seccomp_self(0, action, &m);
 	return mask_prctl_action(&m, action);
 }
 

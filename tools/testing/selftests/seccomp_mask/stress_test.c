@@ -391,9 +391,7 @@ static void tsync_step(struct worker *w, int n)
 	int s;
 
 	chain_mask(&m, n);
-	ret = mask_seccomp_set(SECCOMP_MASK_FLAG_TSYNC, 0, 1,
-			       (const __u32[]){ SELF_ARCH },
-			       (const struct mask *[]){ &m });
+	ret = mask_seccomp_self(SECCOMP_MASK_FLAG_TSYNC, 0, &m);
 	if (ret < 0)
 		STRESS_FAIL("TSYNC to mask %d: %s", n, strerror(errno));
 	if (ret == 0) {

@@ -97,9 +97,7 @@ static __u32 state_action(int k)
 
 static long install(unsigned int flags, const struct mask *m, int k)
 {
-	return mask_seccomp_set(flags, state_action(k), 1,
-				(const __u32[]){ SELF_ARCH },
-				(const struct mask *[]){ m });
+	return mask_seccomp_self(flags, state_action(k), m);
 }
 
 /* Does the "@key:" line of @buf read @want? Else say what it reads. */

@@ -88,9 +88,8 @@ static int release_fds[2];	/* readers wait here after the loop */
 /* The same masks and action every time: a valid tightening, a new allowlist. */
 static long install(unsigned int flags)
 {
-	return mask_seccomp_set(flags, SECCOMP_RET_ERRNO | STRESS_ERRNO, 1,
-				(const __u32[]){ SELF_ARCH },
-				(const struct mask *[]){ &the_mask });
+	return mask_seccomp_self(flags, SECCOMP_RET_ERRNO | STRESS_ERRNO,
+				 &the_mask);
 }
 
 static void *reader_fn(void *arg)

@@ -81,9 +81,7 @@ static long install(unsigned int flags)
 	struct mask m;
 
 	mask_all_but(&m, __NR_getppid);
-	return mask_seccomp_set(flags, SECCOMP_RET_ERRNO | TSYNC_ERRNO, 1,
-				(const __u32[]){ SELF_ARCH },
-				(const struct mask *[]){ &m });
+	return mask_seccomp_self(flags, SECCOMP_RET_ERRNO | TSYNC_ERRNO, &m);
 }
 
 /*
