@@ -646,6 +646,20 @@ static long failing_clone(int way, pid_t live)
 }
 
 /*
+ * In failfork_worker(): the Seccomp lines still read @lines, and @m with
+ * @act is still in force.
+ */
+#define CHECK_UNCHANGED(lines, m, act)					\
+	do {								\
+		char __now[8192];					\
+									\
+		CHECK(seccomp_lines(0, false, __now, sizeof(__now)) &&	\
+		      !strcmp(lines, __now));				\
+		add(&cnt->reads, 1);					\
+		CHECK(thread_shows(0, m, act));				\
+	} while (0)
+
+/*
  * A failed-fork round (see the top of the file): @nfail failed clones,
  * then, after a drain of kfree_rcu() if @drain, @nok children that exit,
  * every other one after a tightening of its own.
@@ -653,7 +667,7 @@ static long failing_clone(int way, pid_t live)
 static void __noreturn failfork_worker(unsigned int round, int nfail, int nok, bool drain)
 {
 	const __u32 act = SECCOMP_RET_ERRNO | MASK_ERRNO;
-	char lines[8192], now_lines[8192];
+	char lines[8192];
 	struct mask m, t;
 	pid_t self = getpid();
 	int i, st;
@@ -692,10 +706,7 @@ static void __noreturn failfork_worker(unsigned int round, int nfail, int nok, b
 		/* still enforced, with its action */
 		CHECK(syscall(__NR_getppid) == -1 && errno == MASK_ERRNO);
 	}
-	CHECK(seccomp_lines(0, false, now_lines, sizeof(now_lines)) &&
-	      !strcmp(lines, now_lines));
-	add(&cnt->reads, 1);
-	CHECK(thread_shows(0, &m, act));
+	CHECK_UNCHANGED(lines, &m, act);
 
 	/*
 	 * An allowlist a failed fork dropped would be freed after a grace
@@ -729,10 +740,7 @@ static void __noreturn failfork_worker(unsigned int round, int nfail, int nok, b
 		add(&cnt->exits, 1);
 		CHECK(syscall(__NR_getppid) == -1 && errno == MASK_ERRNO);
 	}
-	CHECK(seccomp_lines(0, false, now_lines, sizeof(now_lines)) &&
-	      !strcmp(lines, now_lines));
-	add(&cnt->reads, 1);
-	CHECK(thread_shows(0, &m, act));
+	CHECK_UNCHANGED(lines, &m, act);
 	add(&cnt->exits, 1);
 	_exit(0);
 }
