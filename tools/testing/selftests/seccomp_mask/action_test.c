@@ -46,11 +46,7 @@ static bool target_open(struct target *t)
 {
 	int fds[2];
 
-#if X86_BUILD == 64
 	t->buf = low_page();
-#else
-	t->buf = malloc(1);
-#endif
 	if (!t->buf || pipe2(fds, O_NONBLOCK | O_CLOEXEC))
 		return false;
 	t->buf[0] = 'm';
@@ -63,11 +59,7 @@ static void target_close(struct target *t)
 {
 	close(t->rd);
 	close(t->wr);
-#if X86_BUILD == 64
 	munmap(t->buf, 4096);
-#else
-	free(t->buf);
-#endif
 }
 
 /* For a fixture's setup: require_mask(), then open the target. */

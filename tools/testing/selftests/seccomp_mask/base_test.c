@@ -109,11 +109,7 @@ TEST_F(install, unlisted_abi_gets_the_empty_mask)
 		CHILD_ASSERT(status_field(buf, mask_line(true), val,
 					  sizeof(val)));
 		CHILD_ASSERT(val[0] == '\0');
-#if X86_BUILD == 64
-		CHILD_DENIED(int80(NR32_getpid, 0, 0, 0));
-#else
-		CHILD_DENIED(syscall64(NR64_getpid, 0, 0, 0));
-#endif
+		CHILD_DENIED(other_call(OTHER_NR_getpid, 0, 0, 0));
 		_exit(0);
 	}
 	ASSERT_CHILD_DENIED(pid);
@@ -428,33 +424,21 @@ TEST(prctl_through_the_other_abi_installs_that_abis_mask)
 		return;
 	if (!require_other_abi(_metadata))
 		return;
-#if X86_BUILD == 64
 	bits = low_page();
 	ASSERT_TRUE(!!bits);
-#else
-	bits = malloc(SECCOMP_MASK_MAX_BITS / 8);
-	ASSERT_TRUE(!!bits);
-#endif
 	memset(bits, 0xff, SECCOMP_MASK_MAX_BITS / 8);
 	pid = fork_child(_metadata);
 	if (pid == 0) {
 		pid_t me = getpid();
 
 		CHILD_ASSERT(set_nnp() == 0);
-#if X86_BUILD == 64
-		CHILD_ASSERT(sys32(NR32_prctl, PR_SET_SECCOMP, SECCOMP_MODE_MASK,
-				   (long)bits, SECCOMP_MASK_MAX_BITS, 0) == 0);
+		CHILD_ASSERT(other_sys(OTHER_NR_prctl, PR_SET_SECCOMP,
+				       SECCOMP_MODE_MASK, (long)bits,
+				       SECCOMP_MASK_MAX_BITS, 0) == 0);
 		/* No syscall of this ABI from here on, but the denied one. */
-		if (sys32(NR32_prctl, PR_GET_SECCOMP, 0, 0, 0, 0) != 3 ||
-		    sys32(NR32_getpid, 0, 0, 0, 0, 0) != me)
-			sys32(NR32_exit_group, 3, 0, 0, 0, 0);
-#else
-		CHILD_ASSERT(sys64(NR64_prctl, PR_SET_SECCOMP, SECCOMP_MODE_MASK,
-				   (long)bits, SECCOMP_MASK_MAX_BITS, 0) == 0);
-		if (sys64(NR64_prctl, PR_GET_SECCOMP, 0, 0, 0, 0) != 3 ||
-		    sys64(NR64_getpid, 0, 0, 0, 0, 0) != me)
-			sys64(NR64_exit_group, 3, 0, 0, 0, 0);
-#endif
+		if (other_call(OTHER_NR_prctl, PR_GET_SECCOMP, 0, 0) != 3 ||
+		    other_call(OTHER_NR_getpid, 0, 0, 0) != me)
+			other_call(OTHER_NR_exit_group, 3, 0, 0);
 		CHILD_DENIED(syscall(__NR_getpid));
 		_exit(0);
 	}

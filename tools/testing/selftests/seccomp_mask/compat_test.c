@@ -26,13 +26,8 @@ FIXTURE_SETUP(hole)
 {
 	int fd;
 
-#if X86_BUILD == 64
 	self->file = low_page();
 	ASSERT_TRUE(!!self->file);
-#else
-	self->file = malloc(128);
-	ASSERT_TRUE(!!self->file);
-#endif
 	snprintf(self->dir, sizeof(self->dir), "/tmp/seccomp_mask.XXXXXX");
 	ASSERT_TRUE(!!mkdtemp(self->dir));
 	snprintf(self->file, 128, "%s/file", self->dir);
@@ -174,7 +169,7 @@ TEST_F(hole, KILLED_BY_STRICT_MODE)
 TEST_F(hole, farjump_close_from_32bit_task_is_killed_by_strict_mode)
 {
 	if (require_other_entry(_metadata))
-		ASSERT_STRICT_DENIES(false, syscall64(NR64_close, 0, 0, 0));
+		ASSERT_STRICT_DENIES(false, other_call(NR64_close, 0, 0, 0));
 }
 #endif
 

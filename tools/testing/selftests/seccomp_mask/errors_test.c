@@ -886,31 +886,26 @@ FIXTURE_VARIANT_ADD(enomem, other_abi_prctl_tighten) { .other_abi = true, .tight
 /* PR_SET_SECCOMP through the other x86 ABI: its mask, or -errno. */
 static long other_abi_prctl(const struct mask *m)
 {
+	const unsigned char *bits = m->bits;
+#if X86_BUILD == 64
+	/* int $0x80 takes pointers below 4 GiB. */
 	static unsigned char *low;
 
-#if X86_BUILD == 64
 	if (!low)
 		low = low_page();
 	if (!low)
 		return -ENOMEM;
 	memcpy(low, m->bits, (m->nbits + 7) / 8);
-	return sys32(NR32_prctl, PR_SET_SECCOMP, SECCOMP_MODE_MASK,
-		     (long)low, m->nbits, 0);
-#else
-	(void)low;
-	return sys64(NR64_prctl, PR_SET_SECCOMP, SECCOMP_MODE_MASK,
-		     (long)m->bits, m->nbits, 0);
+	bits = low;
 #endif
+	return other_sys(OTHER_NR_prctl, PR_SET_SECCOMP, SECCOMP_MODE_MASK,
+			 (long)bits, m->nbits, 0);
 }
 
 /* exit_group through the other x86 ABI. */
 static void other_abi_exit(int code)
 {
-#if X86_BUILD == 64
-	int80(NR32_exit_group, code, 0, 0);
-#else
-	syscall64(NR64_exit_group, code, 0, 0);
-#endif
+	other_call(OTHER_NR_exit_group, code, 0, 0);
 	_exit(code);
 }
 #endif

@@ -69,17 +69,10 @@ static void deny_getppid(__u32 action)
 static void masked_getppid(bool other_abi)
 {
 	deny_getppid(0);
-#if X86_BUILD == 64
 	if (other_abi)
-		CHILD_DENIED(int80(NR32_getppid, 0, 0, 0));
+		CHILD_DENIED(other_call(OTHER_NR_getppid, 0, 0, 0));
 	else
-		CHILD_DENIED(syscall(NR64_getppid));
-#else
-	if (other_abi)
-		CHILD_DENIED(syscall64(NR64_getppid, 0, 0, 0));
-	else
-		CHILD_DENIED(syscall(NR32_getppid));
-#endif
+		CHILD_DENIED(syscall(__NR_getppid));
 	_exit(0);
 }
 

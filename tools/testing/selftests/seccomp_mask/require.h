@@ -236,7 +236,7 @@ static inline bool ia32_available(void)
 	pid_t pid = child_fork();
 
 	if (pid == 0)
-		_exit(int80(NR32_getpid, 0, 0, 0) == getpid() ? 0 : 1);
+		_exit(other_call(OTHER_NR_getpid, 0, 0, 0) == getpid() ? 0 : 1);
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)
 		return false;
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
