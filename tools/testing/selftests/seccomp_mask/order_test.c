@@ -128,9 +128,9 @@ static bool has(const struct order_case *v, enum fault f)
  * Where the set goes in @page (whose next page is unmapped), and how many
  * of its bytes are written there: all of them but those past the page.
  */
-static struct seccomp_mask_set *place_set(const struct order_case *v,
-					  unsigned char *page,
-					  const struct seccomp_mask_set *set)
+static struct seccomp_mask_set *
+place_faulty_set(const struct order_case *v, unsigned char *page,
+		 const struct seccomp_mask_set *set)
 {
 	unsigned char *at = page;
 	size_t len = sizeof(*set);
@@ -184,7 +184,7 @@ static long faulty_call(const struct order_case *v, unsigned char *page,
 	if (!v->use_seccomp)
 		return prctl(PR_SET_SECCOMP, SECCOMP_MODE_MASK,
 			     (void *)(uintptr_t)e.bits, m.nbits, set.action);
-	s = place_set(v, page, &set);
+	s = place_faulty_set(v, page, &set);
 	return syscall(__NR_seccomp, SECCOMP_SET_MODE_MASK,
 		       has(v, F_FLAGS) ? 0x80 : 0, has(v, F_SET) ? bad : s);
 }

@@ -277,7 +277,7 @@ static void count_status_read(pid_t pid)
 }
 
 /* One masked process: install, tighten, fail, fork, exec, exit. */
-static void __noreturn worker(const char *self, unsigned int round)
+static void __noreturn round_worker(const char *self, unsigned int round)
 {
 	static uint8_t bits[MAXB / 8], wider[MAXB / 8];
 	struct seccomp_mask ent = { 0 };
@@ -1089,7 +1089,7 @@ int main(int argc, char **argv)
 				tsync_exec_worker(self);
 			if (round % 4 == 3 && have_clone3)
 				failfork_worker(round, CHURN_FAILED_FORKS, CHURN_OK_FORKS, false);
-			worker(self, round);
+			round_worker(self, round);
 		}
 		if (pid < 0) {
 			ksft_print_msg("fork: %s\n", strerror(errno));

@@ -311,7 +311,7 @@ static bool sibling_run(struct cmd_thread *s, char cmd)
 	return true;
 }
 
-static int sibling_filter(void)
+static int sibling_spec_allow_filter(void)
 {
 	return filter_install(SECCOMP_FILTER_FLAG_SPEC_ALLOW, NULL, 0);
 }
@@ -323,11 +323,12 @@ static int sibling_filter(void)
  */
 static void sibling_start(struct cmd_thread *s, int which, bool filter)
 {
-	cmd_thread_start(s, filter ? sibling_filter : NULL, sibling_run, which);
+	cmd_thread_start(s, filter ? sibling_spec_allow_filter : NULL,
+			 sibling_run, which);
 }
 
 /* The mask of these tests: everything but getppid, this ABI only. */
-static long install_mask(bool via_prctl, unsigned int flags, bool all)
+static long install_spec_mask(bool via_prctl, unsigned int flags, bool all)
 {
 	struct mask m;
 
@@ -386,8 +387,8 @@ TEST_F(flag, is_accepted_and_installs)
 		if (variant->sibling)
 			sibling_start(&s, PR_SPEC_STORE_BYPASS, false);
 		if (variant->tighten)
-			CHILD_ASSERT(install_mask(false, 0, true) == 0);
-		CHILD_ASSERT(install_mask(false, variant->flags, false) == 0);
+			CHILD_ASSERT(install_spec_mask(false, 0, true) == 0);
+		CHILD_ASSERT(install_spec_mask(false, variant->flags, false) == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
 		if (variant->sibling)
 			CHILD_ASSERT(cmd_thread_ask(&s, 'm') == 3);
@@ -512,13 +513,13 @@ TEST_F(spec, install)
 				     (c->sib == SIB_FILTER ? 2 : 0));
 		}
 		if (c->tighten)
-			CHILD_ASSERT(install_mask(false,
+			CHILD_ASSERT(install_spec_mask(false,
 						  SECCOMP_MASK_FLAG_SPEC_ALLOW,
 						  true) == 0);
 		seen->before = spec_get(k);
 		CHILD_ASSERT(seen->before == SPEC_OPEN);
 
-		CHILD_ASSERT(install_mask(c->via_prctl, c->flags, false) == 0);
+		CHILD_ASSERT(install_spec_mask(c->via_prctl, c->flags, false) == 0);
 
 		seen->after = spec_get(k);
 		if (c->sib != SIB_NONE)
@@ -538,7 +539,7 @@ TEST_F(spec, install)
 		 * refuses, tells them apart.
 		 */
 		if (c->via_prctl)
-			CHILD_ASSERT(install_mask(false,
+			CHILD_ASSERT(install_spec_mask(false,
 						  SECCOMP_MASK_FLAG_SPEC_ALLOW,
 						  false) == 0);
 		CHILD_DENIED(syscall(__NR_getppid));

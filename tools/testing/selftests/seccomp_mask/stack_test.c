@@ -41,7 +41,7 @@
  * allow for everything else. Through prctl() when @flags is -1, else
  * through seccomp(2) with @flags.
  */
-static long install_filter(long flags, __u32 ret)
+static long install_getppid_filter(long flags, __u32 ret)
 {
 	const struct filter_rule rules[] = {
 		{ __NR_getppid, ret },
@@ -51,17 +51,12 @@ static long install_filter(long flags, __u32 ret)
 	return filter_install(flags, rules, ARRAY_SIZE(rules));
 }
 
-/* The mask: all but getppid, through prctl() or seccomp(2). */
-static void deny_getppid(struct mask *m)
-{
-	mask_all_but(m, __NR_getppid);
-}
-
-static int install_mask(bool via_seccomp, __u32 action)
+/* The mask: all but getppid, through prctl() or seccomp(2), with @action. */
+static int install_getppid_mask(bool via_seccomp, __u32 action)
 {
 	struct mask m;
 
-	deny_getppid(&m);
+	mask_all_but(&m, __NR_getppid);
 	if (via_seccomp)
 		return mask_seccomp_self(0, action, &m);
 	return mask_prctl_action(&m, action);
@@ -75,7 +70,7 @@ static bool shows_stacked(pid_t tid)
 {
 	struct mask m;
 
-	deny_getppid(&m);
+	mask_all_but(&m, __NR_getppid);
 	return status_is(tid, "Seccomp", "2") &&
 	       status_is(tid, "Seccomp_filters", "1") &&
 	       status_shows_mask(tid, &m) &&
@@ -96,12 +91,12 @@ static void check_stacked(pid_t tid)
 /* The mask with ERRNO 5, and the filter with ERRNO 77 for getppid. */
 static int install_mask_errno(bool via_seccomp)
 {
-	return install_mask(via_seccomp, SECCOMP_RET_ERRNO | MASK_ERRNO);
+	return install_getppid_mask(via_seccomp, SECCOMP_RET_ERRNO | MASK_ERRNO);
 }
 
 static long install_filter_errno(long flags)
 {
-	return install_filter(flags, SECCOMP_RET_ERRNO | FILTER_ERRNO);
+	return install_getppid_filter(flags, SECCOMP_RET_ERRNO | FILTER_ERRNO);
 }
 
 /* In a child with both stacked on itself: mode 2, and both enforced. */
@@ -279,11 +274,11 @@ static void check_order(struct __test_metadata *const _metadata,
 		CHILD_ASSERT(catch_sigsys() == 0);
 		CHILD_ASSERT(set_nnp() == 0);
 		if (mask_first)
-			CHILD_ASSERT(install_mask(true,
+			CHILD_ASSERT(install_getppid_mask(true,
 						  c->mask_action) == 0);
-		CHILD_ASSERT(install_filter(0, c->filter_ret) == 0);
+		CHILD_ASSERT(install_getppid_filter(0, c->filter_ret) == 0);
 		if (!mask_first)
-			CHILD_ASSERT(install_mask(true,
+			CHILD_ASSERT(install_getppid_mask(true,
 						  c->mask_action) == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
 		/* Allowed by the mask: the filter decides, as without one. */
@@ -362,7 +357,7 @@ TEST(allowed_call_runs_the_filters_as_without_a_mask)
 		CHILD_ASSERT(install_filter_errno(0) == 0);
 		CHILD_ASSERT(mask_prctl_action(&m, SECCOMP_RET_ERRNO |
 					       MASK_ERRNO) == 0);
-		CHILD_ASSERT(install_filter(0, SECCOMP_RET_TRAP |
+		CHILD_ASSERT(install_getppid_filter(0, SECCOMP_RET_TRAP |
 					    FILTER_TRAP_DATA) == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
 		CHILD_ASSERT(status_is(0, "Seccomp_filters", "2"));

@@ -620,7 +620,7 @@ static __noreturn void stress(void)
  * is over. Each read is one consistent state, no wider than the read
  * before of the same thread, never back to mode 0. 0 when all held.
  */
-static int reader(pid_t pid)
+static int status_reader(pid_t pid)
 {
 	static struct {
 		long tid;
@@ -724,7 +724,7 @@ TEST(tighten_fork_and_read_status_concurrently)
 	rpid = fork();
 	if (rpid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-		_exit(reader(pid));
+		_exit(status_reader(pid));
 	}
 	if (rpid < 0) {
 		kill(pid, SIGKILL);

@@ -76,7 +76,7 @@ static void worker_stop(struct cmd_thread *w)
 }
 
 /* All but getppid, with ERRNO 9, for this ABI, with @flags. */
-static long install(unsigned int flags)
+static long install_own(unsigned int flags)
 {
 	struct mask m;
 
@@ -98,7 +98,7 @@ static long install_both(unsigned int flags)
 				      2, &own, &oth);
 }
 
-/* Has @tid got what install() installs, on top of mode @mode? */
+/* Has @tid got what install_own() installs, on top of mode @mode? */
 static bool has_install(pid_t tid, const char *mode)
 {
 	struct mask m;
@@ -162,7 +162,7 @@ TEST(every_thread_gets_the_callers_resulting_masks_and_action)
 			CHILD_ASSERT(cmd_thread_ask(&w[i], 'p') == ppid);
 		}
 		/* Then a TSYNC tightening of this ABI only. */
-		CHILD_ASSERT(install(SECCOMP_MASK_FLAG_TSYNC) == 0);
+		CHILD_ASSERT(install_own(SECCOMP_MASK_FLAG_TSYNC) == 0);
 		CHILD_ASSERT(has_install(0, "3"));
 		mask_format(&oth, list, sizeof(list));
 		for (i = 0; i < NR_WORKERS; i++) {
@@ -198,7 +198,7 @@ TEST(no_new_privs_reaches_every_thread)
 			CHILD_ASSERT(cmd_thread_ask(&w[i], 'n') == 0);
 			CHILD_ASSERT(status_is(w[i].tid, "NoNewPrivs", "0"));
 		}
-		CHILD_ASSERT(install(SECCOMP_MASK_FLAG_TSYNC) == 0);
+		CHILD_ASSERT(install_own(SECCOMP_MASK_FLAG_TSYNC) == 0);
 		for (i = 0; i < NR_WORKERS; i++) {
 			CHILD_ASSERT(cmd_thread_ask(&w[i], 'n') == 1);
 			CHILD_ASSERT(status_is(w[i].tid, "NoNewPrivs", "1"));
@@ -237,7 +237,7 @@ static int sibling_masks(int denied, int other_denied)
 					   2, &own, &oth);
 }
 
-/* The sibling's mask does not allow getpid, which install()'s allows. */
+/* The sibling's mask does not allow getpid, which install_own()'s allows. */
 static int sibling_not_a_superset(void)
 {
 	return sibling_mask(__NR_getpid, SECCOMP_RET_ERRNO | TSYNC_ERRNO);
@@ -508,7 +508,7 @@ TEST_F(sibling, takes_the_masks_or_fails_the_call_with_its_tid)
 		if (c->both)
 			ret = install_both(SECCOMP_MASK_FLAG_TSYNC);
 		else
-			ret = install(SECCOMP_MASK_FLAG_TSYNC);
+			ret = install_own(SECCOMP_MASK_FLAG_TSYNC);
 		if (c->takes) {
 			CHILD_ASSERT(ret == 0);
 			CHILD_ASSERT(has_install(0, "3"));
@@ -591,7 +591,7 @@ TEST(the_abi_not_listed_is_checked_too)
 		worker_start(&s, sibling_narrows_other_abi);
 		CHILD_ASSERT(shows_other_mask(s.tid, OTHER_NR_getpid));
 		/* This ABI's new mask is a subset of the sibling's. */
-		CHILD_ASSERT(install(SECCOMP_MASK_FLAG_TSYNC) == s.tid);
+		CHILD_ASSERT(install_own(SECCOMP_MASK_FLAG_TSYNC) == s.tid);
 		/* Nothing changed: the caller and the bystander allow all. */
 		tid[0] = 0;
 		tid[1] = bystander.tid;
@@ -657,7 +657,7 @@ static void pidns_init(void)
 	/* Here the threads are 2 and 3; outside, they have other TIDs. */
 	CHILD_ASSERT(bystander.tid > 1 && s.tid > 1 && s.tid != bystander.tid);
 	CHILD_ASSERT(pidns_outer_tid > 0 && pidns_outer_tid != s.tid);
-	ret = install(SECCOMP_MASK_FLAG_TSYNC);
+	ret = install_own(SECCOMP_MASK_FLAG_TSYNC);
 	CHILD_ASSERT(ret == s.tid);
 	CHILD_ASSERT(ret != pidns_outer_tid);
 	CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0);
@@ -730,16 +730,16 @@ TEST_F(flags, unknown_is_einval_and_installs_nothing)
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		errno = 0;
-		CHILD_ASSERT(install(variant->flags) == -1);
+		CHILD_ASSERT(install_own(variant->flags) == -1);
 		CHILD_ASSERT(errno == EINVAL);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0);
 		CHILD_ASSERT(has_no_mask(0));
 		/* The one known flag is taken (one thread: nothing to sync). */
-		CHILD_ASSERT(install(SECCOMP_MASK_FLAG_TSYNC) == 0);
+		CHILD_ASSERT(install_own(SECCOMP_MASK_FLAG_TSYNC) == 0);
 		CHILD_ASSERT(has_install(0, "3"));
 		/* Also in mode 3, where nothing changes either. */
 		errno = 0;
-		CHILD_ASSERT(install(variant->flags) == -1);
+		CHILD_ASSERT(install_own(variant->flags) == -1);
 		CHILD_ASSERT(errno == EINVAL);
 		_exit(0);
 	}
