@@ -141,6 +141,20 @@ FIXTURE_NO_DATA(privilege);
 
 FIXTURE_VARIANTS_INSTALL_CALL(privilege);
 
+/*
+ * In a child without no_new_privs: it drops CAP_SYS_ADMIN, and the
+ * install of @m is EACCES and installs nothing.
+ */
+static void child_install_is_eacces(bool use_seccomp, const struct mask *m)
+{
+	int ret;
+
+	CHILD_ASSERT(drop_cap_sys_admin() == 0);
+	ret = mask_install(use_seccomp, m);
+	CHILD_ASSERT(ret == -1 && errno == EACCES);
+	CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0);
+}
+
 TEST_F(privilege, eacces_without_nnp_and_without_cap_sys_admin)
 {
 	struct mask m;
@@ -151,12 +165,7 @@ TEST_F(privilege, eacces_without_nnp_and_without_cap_sys_admin)
 	if (pid < 0)
 		return;
 	if (pid == 0) {
-		int ret;
-
-		CHILD_ASSERT(drop_cap_sys_admin() == 0);
-		ret = mask_install(variant->use_seccomp, &m);
-		CHILD_ASSERT(ret == -1 && errno == EACCES);
-		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0);
+		child_install_is_eacces(variant->use_seccomp, &m);
 		_exit(0);
 	}
 	ASSERT_CHILD_OK(pid);
@@ -197,15 +206,10 @@ TEST_F(privilege, cap_sys_admin_in_a_new_user_namespace_is_enough)
 	if (pid < 0)
 		return;
 	if (pid == 0) {
-		int ret;
-
-		CHILD_ASSERT(drop_cap_sys_admin() == 0);
-		ret = mask_install(variant->use_seccomp, &m);
-		CHILD_ASSERT(ret == -1 && errno == EACCES);
+		child_install_is_eacces(variant->use_seccomp, &m);
 		if (unshare(CLONE_NEWUSER))
 			_exit(77);
-		ret = mask_install(variant->use_seccomp, &m);
-		CHILD_ASSERT(ret == 0);
+		CHILD_ASSERT(mask_install(variant->use_seccomp, &m) == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
 		_exit(0);
 	}
