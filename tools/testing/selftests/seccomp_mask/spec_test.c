@@ -514,8 +514,8 @@ TEST_F(spec, install)
 		}
 		if (c->tighten)
 			CHILD_ASSERT(install_spec_mask(false,
-						  SECCOMP_MASK_FLAG_SPEC_ALLOW,
-						  true) == 0);
+						       SECCOMP_MASK_FLAG_SPEC_ALLOW,
+						       true) == 0);
 		seen->before = spec_get(k);
 		CHILD_ASSERT(seen->before == SPEC_OPEN);
 
@@ -540,8 +540,8 @@ TEST_F(spec, install)
 		 */
 		if (c->via_prctl)
 			CHILD_ASSERT(install_spec_mask(false,
-						  SECCOMP_MASK_FLAG_SPEC_ALLOW,
-						  false) == 0);
+						       SECCOMP_MASK_FLAG_SPEC_ALLOW,
+						       false) == 0);
 		CHILD_DENIED(syscall(__NR_getppid));
 		_exit(0);
 	}

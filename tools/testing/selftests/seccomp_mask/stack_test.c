@@ -275,11 +275,11 @@ static void check_order(struct __test_metadata *const _metadata,
 		CHILD_ASSERT(set_nnp() == 0);
 		if (mask_first)
 			CHILD_ASSERT(install_getppid_mask(true,
-						  c->mask_action) == 0);
+							  c->mask_action) == 0);
 		CHILD_ASSERT(install_getppid_filter(0, c->filter_ret) == 0);
 		if (!mask_first)
 			CHILD_ASSERT(install_getppid_mask(true,
-						  c->mask_action) == 0);
+							  c->mask_action) == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
 		/* Allowed by the mask: the filter decides, as without one. */
 		CHILD_ASSERT(own_call(__NR_getuid) == -FILTER_ERRNO2);
