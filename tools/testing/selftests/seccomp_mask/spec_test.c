@@ -420,54 +420,144 @@ FIXTURE(spec) {
 
 FIXTURE_VARIANT(spec) {
 	const struct knob *knob;
-	struct spec_case c;
+	const struct spec_case *c;
 };
 
-/* A case of knob @k, named after it: SPEC_CASE(ssb, prctl_forces, ...). */
-#define SPEC_CASE(k, name, ...)						\
-	FIXTURE_VARIANT_ADD(spec, k##_##name) {				\
-		.knob = &k, .c = { __VA_ARGS__ },			\
-	}
-
-#define TSYNC_SPEC_ALLOW (SECCOMP_MASK_FLAG_TSYNC | SECCOMP_MASK_FLAG_SPEC_ALLOW)
-
 /*
- * The cases of knob @k. The first install forces the mitigation through
- * seccomp(2) without SPEC_ALLOW, through prctl(), from filter mode and
- * as a tightening of a SPEC_ALLOW install; SPEC_ALLOW keeps it open,
- * from filter mode too; with TSYNC the sibling (in mode 0 or with a
- * filter) follows the caller.
+ * The cases, each one for both knobs, and named so in the variants. The
+ * first install forces the mitigation through seccomp(2) without
+ * SPEC_ALLOW, through prctl(), from filter mode and as a tightening of a
+ * SPEC_ALLOW install; SPEC_ALLOW keeps it open, from filter mode too;
+ * with TSYNC the sibling (in mode 0 or with a filter) follows the caller.
  */
-#define SPEC_VARIANTS(k)						\
-	SPEC_CASE(k, seccomp_without_flag_forces, .flags = 0, .forced = true); \
-	SPEC_CASE(k, prctl_forces, .via_prctl = true, .forced = true);	\
-	SPEC_CASE(k, spec_allow_keeps,					\
-		  .flags = SECCOMP_MASK_FLAG_SPEC_ALLOW, .forced = false); \
-	SPEC_CASE(k, from_filter_mode_forces, .caller_filter = true,	\
-		  .forced = true);					\
-	SPEC_CASE(k, from_filter_mode_spec_allow_keeps, .caller_filter = true, \
-		  .flags = SECCOMP_MASK_FLAG_SPEC_ALLOW, .forced = false); \
-	SPEC_CASE(k, tightening_without_flag_forces, .tighten = true,	\
-		  .forced = true);					\
-	SPEC_CASE(k, tsync_forces_mode_0_sibling,			\
-		  .flags = SECCOMP_MASK_FLAG_TSYNC, .sib = SIB_MODE_0,	\
-		  .forced = true);					\
-	SPEC_CASE(k, tsync_spec_allow_keeps_mode_0_sibling,		\
-		  .flags = TSYNC_SPEC_ALLOW, .sib = SIB_MODE_0, .forced = false); \
-	SPEC_CASE(k, tsync_forces_filter_sibling,			\
-		  .flags = SECCOMP_MASK_FLAG_TSYNC, .sib = SIB_FILTER,	\
-		  .forced = true);					\
-	SPEC_CASE(k, tsync_spec_allow_keeps_filter_sibling,		\
-		  .flags = TSYNC_SPEC_ALLOW, .sib = SIB_FILTER, .forced = false)
+static const struct spec_case seccomp_without_flag_forces = {
+	.flags = 0, .forced = true,
+};
 
-SPEC_VARIANTS(ssb);
-SPEC_VARIANTS(ib);
+static const struct spec_case prctl_forces = {
+	.via_prctl = true, .forced = true,
+};
+
+static const struct spec_case spec_allow_keeps = {
+	.flags = SECCOMP_MASK_FLAG_SPEC_ALLOW, .forced = false,
+};
+
+static const struct spec_case from_filter_mode_forces = {
+	.caller_filter = true, .forced = true,
+};
+
+static const struct spec_case from_filter_mode_spec_allow_keeps = {
+	.caller_filter = true,
+	.flags = SECCOMP_MASK_FLAG_SPEC_ALLOW, .forced = false,
+};
+
+static const struct spec_case tightening_without_flag_forces = {
+	.tighten = true, .forced = true,
+};
+
+static const struct spec_case tsync_forces_mode_0_sibling = {
+	.flags = SECCOMP_MASK_FLAG_TSYNC, .sib = SIB_MODE_0, .forced = true,
+};
+
+static const struct spec_case tsync_spec_allow_keeps_mode_0_sibling = {
+	.flags = SECCOMP_MASK_FLAG_TSYNC | SECCOMP_MASK_FLAG_SPEC_ALLOW,
+	.sib = SIB_MODE_0, .forced = false,
+};
+
+static const struct spec_case tsync_forces_filter_sibling = {
+	.flags = SECCOMP_MASK_FLAG_TSYNC, .sib = SIB_FILTER, .forced = true,
+};
+
+static const struct spec_case tsync_spec_allow_keeps_filter_sibling = {
+	.flags = SECCOMP_MASK_FLAG_TSYNC | SECCOMP_MASK_FLAG_SPEC_ALLOW,
+	.sib = SIB_FILTER, .forced = false,
+};
+
+FIXTURE_VARIANT_ADD(spec, ssb_seccomp_without_flag_forces) {
+	&ssb, &seccomp_without_flag_forces,
+};
+
+FIXTURE_VARIANT_ADD(spec, ssb_prctl_forces) {
+	&ssb, &prctl_forces,
+};
+
+FIXTURE_VARIANT_ADD(spec, ssb_spec_allow_keeps) {
+	&ssb, &spec_allow_keeps,
+};
+
+FIXTURE_VARIANT_ADD(spec, ssb_from_filter_mode_forces) {
+	&ssb, &from_filter_mode_forces,
+};
+
+FIXTURE_VARIANT_ADD(spec, ssb_from_filter_mode_spec_allow_keeps) {
+	&ssb, &from_filter_mode_spec_allow_keeps,
+};
+
+FIXTURE_VARIANT_ADD(spec, ssb_tightening_without_flag_forces) {
+	&ssb, &tightening_without_flag_forces,
+};
+
+FIXTURE_VARIANT_ADD(spec, ssb_tsync_forces_mode_0_sibling) {
+	&ssb, &tsync_forces_mode_0_sibling,
+};
+
+FIXTURE_VARIANT_ADD(spec, ssb_tsync_spec_allow_keeps_mode_0_sibling) {
+	&ssb, &tsync_spec_allow_keeps_mode_0_sibling,
+};
+
+FIXTURE_VARIANT_ADD(spec, ssb_tsync_forces_filter_sibling) {
+	&ssb, &tsync_forces_filter_sibling,
+};
+
+FIXTURE_VARIANT_ADD(spec, ssb_tsync_spec_allow_keeps_filter_sibling) {
+	&ssb, &tsync_spec_allow_keeps_filter_sibling,
+};
+
+FIXTURE_VARIANT_ADD(spec, ib_seccomp_without_flag_forces) {
+	&ib, &seccomp_without_flag_forces,
+};
+
+FIXTURE_VARIANT_ADD(spec, ib_prctl_forces) {
+	&ib, &prctl_forces,
+};
+
+FIXTURE_VARIANT_ADD(spec, ib_spec_allow_keeps) {
+	&ib, &spec_allow_keeps,
+};
+
+FIXTURE_VARIANT_ADD(spec, ib_from_filter_mode_forces) {
+	&ib, &from_filter_mode_forces,
+};
+
+FIXTURE_VARIANT_ADD(spec, ib_from_filter_mode_spec_allow_keeps) {
+	&ib, &from_filter_mode_spec_allow_keeps,
+};
+
+FIXTURE_VARIANT_ADD(spec, ib_tightening_without_flag_forces) {
+	&ib, &tightening_without_flag_forces,
+};
+
+FIXTURE_VARIANT_ADD(spec, ib_tsync_forces_mode_0_sibling) {
+	&ib, &tsync_forces_mode_0_sibling,
+};
+
+FIXTURE_VARIANT_ADD(spec, ib_tsync_spec_allow_keeps_mode_0_sibling) {
+	&ib, &tsync_spec_allow_keeps_mode_0_sibling,
+};
+
+FIXTURE_VARIANT_ADD(spec, ib_tsync_forces_filter_sibling) {
+	&ib, &tsync_forces_filter_sibling,
+};
+
+FIXTURE_VARIANT_ADD(spec, ib_tsync_spec_allow_keeps_filter_sibling) {
+	&ib, &tsync_spec_allow_keeps_filter_sibling,
+};
 
 FIXTURE_SETUP(spec)
 {
 	if (!require_mask(_metadata))
 		return;
-	if (variant->c.sib != SIB_NONE && !require_threads(_metadata))
+	if (variant->c->sib != SIB_NONE && !require_threads(_metadata))
 		return;
 	self->ready = require_spec(_metadata, variant->knob);
 }
@@ -481,7 +571,7 @@ struct spec_seen {
 
 TEST_F(spec, install)
 {
-	const struct spec_case *c = &variant->c;
+	const struct spec_case *c = variant->c;
 	const struct knob *k = variant->knob;
 	struct spec_seen *seen;
 	long want = c->forced ? SPEC_FORCED : SPEC_OPEN;
