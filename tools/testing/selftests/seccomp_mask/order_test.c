@@ -57,67 +57,143 @@ FIXTURE_VARIANT(order) {
 	struct order_case c;
 };
 
-/*
- * A case through prctl() or through seccomp(2), named after the call:
- * ORDER_PRCTL(nbits_before_privilege, ...) is prctl_nbits_before_privilege.
- */
-#define ORDER_PRCTL(name, fault_a, fault_b, err)			\
-	FIXTURE_VARIANT_ADD(order, prctl_##name) {			\
-		.c = { .a = fault_a, .b = fault_b, .expected_errno = err }, \
-	}
-#define ORDER_SECCOMP(name, fault_a, fault_b, err)			\
-	FIXTURE_VARIANT_ADD(order, seccomp_##name) {			\
-		.c = { .use_seccomp = true, .a = fault_a, .b = fault_b,	\
-		       .expected_errno = err },				\
-	}
+/* { .use_seccomp, .a, .b, .expected_errno } */
 
 /* Arguments before privilege. */
-ORDER_PRCTL(nbits_before_privilege, F_NBITS, F_PRIV, EINVAL);
-ORDER_PRCTL(action_before_privilege, F_ACTION, F_PRIV, EINVAL);
-ORDER_SECCOMP(flags_before_privilege, F_FLAGS, F_PRIV, EINVAL);
-ORDER_SECCOMP(arch_before_privilege, F_ARCH, F_PRIV, EINVAL);
-ORDER_SECCOMP(set_before_privilege, F_SET, F_PRIV, EFAULT);
-ORDER_SECCOMP(flags_before_set, F_FLAGS, F_SET, EINVAL);
+FIXTURE_VARIANT_ADD(order, prctl_nbits_before_privilege) {
+	{ false, F_NBITS, F_PRIV, EINVAL },
+};
+
+FIXTURE_VARIANT_ADD(order, prctl_action_before_privilege) {
+	{ false, F_ACTION, F_PRIV, EINVAL },
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_flags_before_privilege) {
+	{ true, F_FLAGS, F_PRIV, EINVAL },
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_arch_before_privilege) {
+	{ true, F_ARCH, F_PRIV, EINVAL },
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_set_before_privilege) {
+	{ true, F_SET, F_PRIV, EFAULT },
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_flags_before_set) {
+	{ true, F_FLAGS, F_SET, EINVAL },
+};
 
 /* Privilege before the copy of the bits. */
-ORDER_PRCTL(privilege_before_bits, F_PRIV, F_BITS, EACCES);
-ORDER_SECCOMP(privilege_before_bits, F_PRIV, F_BITS, EACCES);
+FIXTURE_VARIANT_ADD(order, prctl_privilege_before_bits) {
+	{ false, F_PRIV, F_BITS, EACCES },
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_privilege_before_bits) {
+	{ true, F_PRIV, F_BITS, EACCES },
+};
 
 /* Arguments before the copy of the bits. */
-ORDER_PRCTL(action_before_bits, F_ACTION, F_BITS, EINVAL);
-ORDER_SECCOMP(arch_before_bits, F_ARCH, F_BITS, EINVAL);
+FIXTURE_VARIANT_ADD(order, prctl_action_before_bits) {
+	{ false, F_ACTION, F_BITS, EINVAL },
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_arch_before_bits) {
+	{ true, F_ARCH, F_BITS, EINVAL },
+};
 
 /* The copy of the bits before the state of the task. */
-ORDER_PRCTL(bits_before_subset, F_BITS, F_WIDER, EFAULT);
-ORDER_SECCOMP(bits_before_subset, F_BITS, F_WIDER, EFAULT);
+FIXTURE_VARIANT_ADD(order, prctl_bits_before_subset) {
+	{ false, F_BITS, F_WIDER, EFAULT },
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_bits_before_subset) {
+	{ true, F_BITS, F_WIDER, EFAULT },
+};
 
 /* Version 3, step 1: the flags before anything of the set. */
-ORDER_SECCOMP(flags_before_size_above_page, F_FLAGS, F_SIZE_HUGE, EINVAL);
-ORDER_SECCOMP(flags_before_tail, F_FLAGS, F_TAIL, EINVAL);
-ORDER_SECCOMP(flags_before_struct_fault, F_FLAGS, F_STRUCT_FAULT, EINVAL);
+FIXTURE_VARIANT_ADD(order, seccomp_flags_before_size_above_page) {
+	{ true, F_FLAGS, F_SIZE_HUGE, EINVAL },
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_flags_before_tail) {
+	{ true, F_FLAGS, F_TAIL, EINVAL },
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_flags_before_struct_fault) {
+	{ true, F_FLAGS, F_STRUCT_FAULT, EINVAL },
+};
 
 /* Steps 3 and 4: the size before the copy of the struct. */
-ORDER_SECCOMP(size_below_first_layout_before_struct_fault, F_SIZE_SMALL, F_STRUCT_FAULT, EINVAL);
-ORDER_SECCOMP(size_above_page_before_struct_fault, F_SIZE_HUGE, F_STRUCT_FAULT, E2BIG);
-ORDER_SECCOMP(size_above_page_before_reserved, F_SIZE_HUGE, F_RESERVED, E2BIG);
-ORDER_SECCOMP(size_below_first_layout_before_privilege, F_SIZE_SMALL, F_PRIV, EINVAL);
-ORDER_SECCOMP(size_below_first_layout_before_masks, F_SIZE_SMALL, F_MASKS, EINVAL);
+FIXTURE_VARIANT_ADD(order, seccomp_size_below_first_layout_before_struct_fault) {
+	{ true, F_SIZE_SMALL, F_STRUCT_FAULT, EINVAL },
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_size_above_page_before_struct_fault) {
+	{ true, F_SIZE_HUGE, F_STRUCT_FAULT, E2BIG },
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_size_above_page_before_reserved) {
+	{ true, F_SIZE_HUGE, F_RESERVED, E2BIG },
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_size_below_first_layout_before_privilege) {
+	{ true, F_SIZE_SMALL, F_PRIV, EINVAL },
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_size_below_first_layout_before_masks) {
+	{ true, F_SIZE_SMALL, F_MASKS, EINVAL },
+};
 
 /* Step 5: the tail before the reserved word and the version 2 checks. */
-ORDER_SECCOMP(tail_before_reserved, F_TAIL, F_RESERVED, E2BIG);
-ORDER_SECCOMP(tail_fault_before_reserved, F_TAIL_FAULT, F_RESERVED, EFAULT);
-ORDER_SECCOMP(tail_before_action, F_TAIL, F_ACTION, E2BIG);
-ORDER_SECCOMP(tail_before_arch, F_TAIL, F_ARCH, E2BIG);
-ORDER_SECCOMP(tail_before_privilege, F_TAIL, F_PRIV, E2BIG);
-ORDER_SECCOMP(tail_before_subset, F_TAIL, F_WIDER, E2BIG);
-ORDER_SECCOMP(tail_fault_before_privilege, F_TAIL_FAULT, F_PRIV, EFAULT);
+FIXTURE_VARIANT_ADD(order, seccomp_tail_before_reserved) {
+	{ true, F_TAIL, F_RESERVED, E2BIG },
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_tail_fault_before_reserved) {
+	{ true, F_TAIL_FAULT, F_RESERVED, EFAULT },
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_tail_before_action) {
+	{ true, F_TAIL, F_ACTION, E2BIG },
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_tail_before_arch) {
+	{ true, F_TAIL, F_ARCH, E2BIG },
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_tail_before_privilege) {
+	{ true, F_TAIL, F_PRIV, E2BIG },
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_tail_before_subset) {
+	{ true, F_TAIL, F_WIDER, E2BIG },
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_tail_fault_before_privilege) {
+	{ true, F_TAIL_FAULT, F_PRIV, EFAULT },
+};
 
 /* Step 6: the reserved word before the version 2 checks. */
-ORDER_SECCOMP(reserved_with_action, F_RESERVED, F_ACTION, EINVAL);
-ORDER_SECCOMP(reserved_before_masks, F_RESERVED, F_MASKS, EINVAL);
-ORDER_SECCOMP(reserved_before_privilege, F_RESERVED, F_PRIV, EINVAL);
-ORDER_SECCOMP(reserved_before_bits, F_RESERVED, F_BITS, EINVAL);
-ORDER_SECCOMP(reserved_before_subset, F_RESERVED, F_WIDER, EINVAL);
+FIXTURE_VARIANT_ADD(order, seccomp_reserved_with_action) {
+	{ true, F_RESERVED, F_ACTION, EINVAL },
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_reserved_before_masks) {
+	{ true, F_RESERVED, F_MASKS, EINVAL },
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_reserved_before_privilege) {
+	{ true, F_RESERVED, F_PRIV, EINVAL },
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_reserved_before_bits) {
+	{ true, F_RESERVED, F_BITS, EINVAL },
+};
+
+FIXTURE_VARIANT_ADD(order, seccomp_reserved_before_subset) {
+	{ true, F_RESERVED, F_WIDER, EINVAL },
+};
 
 static bool has(const struct order_case *v, enum fault f)
 {
