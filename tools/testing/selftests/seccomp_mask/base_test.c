@@ -13,7 +13,12 @@ FIXTURE(install) {
 	char file[96];
 };
 
-FIXTURE_VARIANTS_INSTALL_CALL(install);
+FIXTURE_VARIANT(install) {
+	bool use_seccomp;
+};
+
+FIXTURE_VARIANT_ADD(install, prctl) { .use_seccomp = false };
+FIXTURE_VARIANT_ADD(install, seccomp) { .use_seccomp = true };
 
 FIXTURE_SETUP(install)
 {
@@ -137,9 +142,16 @@ TEST(get_seccomp_returns_3_in_mask_mode)
 
 /* Privileges: no_new_privs or CAP_SYS_ADMIN, else EACCES. */
 
-FIXTURE_NO_DATA(privilege);
+FIXTURE(privilege) {};
+FIXTURE_SETUP(privilege) {}
+FIXTURE_TEARDOWN(privilege) {}
 
-FIXTURE_VARIANTS_INSTALL_CALL(privilege);
+FIXTURE_VARIANT(privilege) {
+	bool use_seccomp;
+};
+
+FIXTURE_VARIANT_ADD(privilege, prctl) { .use_seccomp = false };
+FIXTURE_VARIANT_ADD(privilege, seccomp) { .use_seccomp = true };
 
 /*
  * In a child without no_new_privs: it drops CAP_SYS_ADMIN, and the
@@ -267,7 +279,9 @@ TEST(strict_over_mask_fails_with_einval)
  * makes the mode 2 and keeps the masks; masks over a filter keep mode 2.
  * Either way the mask still denies.
  */
-FIXTURE_NO_DATA(stacking);
+FIXTURE(stacking) {};
+FIXTURE_SETUP(stacking) {}
+FIXTURE_TEARDOWN(stacking) {}
 
 FIXTURE_VARIANT(stacking) {
 	bool mask_first;
@@ -485,7 +499,9 @@ TEST(set_bit_for_unimplemented_number_of_the_other_abi_is_enosys)
  * is denied like any other clear bit, and the never-denied variant is
  * compiled out.
  */
-FIXTURE_NO_DATA(uretprobe);
+FIXTURE(uretprobe) {};
+FIXTURE_SETUP(uretprobe) {}
+FIXTURE_TEARDOWN(uretprobe) {}
 
 FIXTURE_VARIANT(uretprobe) {
 	bool x86_64;	/* through the 64-bit entry, else through the ia32 one */

@@ -271,33 +271,6 @@ static inline pid_t fork_child(struct __test_metadata *const _metadata)
 }
 
 /*
- * Two variants of @fixture, @when_false and @when_true, whose one field,
- * the bool @field, is false in the first and true in the second.
- */
-#define FIXTURE_VARIANTS_BOOL(fixture, field, when_false, when_true)	\
-	FIXTURE_VARIANT(fixture) {					\
-		bool field;						\
-	};								\
-	FIXTURE_VARIANT_ADD(fixture, when_false) { .field = false };	\
-	FIXTURE_VARIANT_ADD(fixture, when_true) { .field = true }
-
-/*
- * The variants "prctl" and "seccomp" of @fixture: variant->use_seccomp
- * says through which call its tests install the mask (mask_install(),
- * fork_masked()).
- */
-#define FIXTURE_VARIANTS_INSTALL_CALL(fixture)				\
-	FIXTURE_VARIANTS_BOOL(fixture, use_seccomp, prctl, seccomp)
-
-/*
- * The variants "own_abi" and "other_abi" of @fixture: variant->other_abi
- * says whether its tests make their calls through this program's ABI or
- * through the other x86 one.
- */
-#define FIXTURE_VARIANTS_ABI(fixture)					\
-	FIXTURE_VARIANTS_BOOL(fixture, other_abi, own_abi, other_abi)
-
-/*
  * fork_child(), and the child sets no_new_privs and installs @m, the
  * mask of this program's ABI, through seccomp(2) with @use_seccomp, else
  * through prctl().

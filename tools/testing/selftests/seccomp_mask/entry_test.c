@@ -193,7 +193,9 @@ static long sud_block_call(bool in_range, long nr, long a, long b, long c)
 		CHILD_ASSERT((ret) == _number);				\
 	} while (0)
 
-FIXTURE_NO_DATA(sud);
+FIXTURE(sud) {};
+FIXTURE_SETUP(sud) {}
+FIXTURE_TEARDOWN(sud) {}
 
 FIXTURE_VARIANT(sud) {
 	bool mask;	/* mask mode: everything allowed but getppid */

@@ -33,7 +33,9 @@ struct entry {
 	bool all_set;
 };
 
-FIXTURE_NO_DATA(errors);
+FIXTURE(errors) {};
+FIXTURE_SETUP(errors) {}
+FIXTURE_TEARDOWN(errors) {}
 
 FIXTURE_VARIANT(errors) {
 	bool use_seccomp;
@@ -666,7 +668,9 @@ TEST_F(errors, call)
  * nbits at its edges. The buffer has every bit set, past nbits too: only
  * the first nbits count, the number nbits is denied, nbits - 1 allowed.
  */
-FIXTURE_NO_DATA(nbits);
+FIXTURE(nbits) {};
+FIXTURE_SETUP(nbits) {}
+FIXTURE_TEARDOWN(nbits) {}
 
 FIXTURE_VARIANT(nbits) {
 	unsigned int nbits;

@@ -108,7 +108,9 @@ static bool require_mask_x86_kernel(struct __test_metadata *const _metadata)
 
 enum prior { P_NONE, P_FILTER, P_MASK, P_MASK_THEN_FILTER };
 
-FIXTURE_REQUIRING(query, require_mask_x86_kernel);
+FIXTURE(query) {};
+FIXTURE_SETUP(query) { require_mask_x86_kernel(_metadata); }
+FIXTURE_TEARDOWN(query) {}
 
 FIXTURE_VARIANT(query) {
 	enum prior prior;
@@ -206,7 +208,12 @@ TEST(strict_mode_kills_the_query)
 }
 
 /* The struct's own size rules. */
-FIXTURE_MASK_PAGE(size);
+FIXTURE(size) {
+	unsigned char *page;	/* the next page is not mapped */
+};
+
+FIXTURE_SETUP(size) { self->page = require_mask_page(_metadata); }
+FIXTURE_TEARDOWN(size) { page_put(self->page); }
 
 FIXTURE_VARIANT(size) {
 	struct size_case c;	/* err 0: filled; nonzero_at >= 56 */

@@ -146,7 +146,12 @@ FIXTURE(core) {
 	bool restore;
 };
 
-FIXTURE_VARIANTS_ABI(core);
+FIXTURE_VARIANT(core) {
+	bool other_abi;
+};
+
+FIXTURE_VARIANT_ADD(core, own_abi) { .other_abi = false };
+FIXTURE_VARIANT_ADD(core, other_abi) { .other_abi = true };
 
 #define CORE_PATTERN "/proc/sys/kernel/core_pattern"
 
@@ -327,7 +332,12 @@ FIXTURE(audit) {
 	int netlink;
 };
 
-FIXTURE_VARIANTS_ABI(audit);
+FIXTURE_VARIANT(audit) {
+	bool other_abi;
+};
+
+FIXTURE_VARIANT_ADD(audit, own_abi) { .other_abi = false };
+FIXTURE_VARIANT_ADD(audit, other_abi) { .other_abi = true };
 
 #define ACTIONS_LOGGED "/proc/sys/kernel/seccomp/actions_logged"
 
@@ -633,7 +643,12 @@ FIXTURE(logged) {
 	char actions[256];
 };
 
-FIXTURE_VARIANTS_ABI(logged);
+FIXTURE_VARIANT(logged) {
+	bool other_abi;
+};
+
+FIXTURE_VARIANT_ADD(logged, own_abi) { .other_abi = false };
+FIXTURE_VARIANT_ADD(logged, other_abi) { .other_abi = true };
 
 FIXTURE_SETUP(logged)
 {
@@ -857,7 +872,9 @@ TEST_F_TIMEOUT(logged, errno_not_logged_even_with_errno, LOGGED_TIMEOUT)
  * The kill is SECCOMP_RET_KILL_PROCESS: no handler of SIGSYS runs, and
  * neither ignoring nor blocking SIGSYS saves the process.
  */
-FIXTURE_NO_DATA(sigsys);
+FIXTURE(sigsys) {};
+FIXTURE_SETUP(sigsys) {}
+FIXTURE_TEARDOWN(sigsys) {}
 
 FIXTURE_VARIANT(sigsys) {
 	bool handler;

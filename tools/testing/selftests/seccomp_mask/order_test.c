@@ -51,7 +51,12 @@ struct order_case {
 	int expected_errno;
 };
 
-FIXTURE_MASK_PAGE(order);
+FIXTURE(order) {
+	unsigned char *page;	/* the next page is not mapped */
+};
+
+FIXTURE_SETUP(order) { self->page = require_mask_page(_metadata); }
+FIXTURE_TEARDOWN(order) { page_put(self->page); }
 
 FIXTURE_VARIANT(order) {
 	struct order_case c;

@@ -358,7 +358,9 @@ TEST(status_of_a_zombie_shows_mode_3_and_its_mask)
  * No mask lines in modes 0, 1 and 2. Passes without the series: the
  * control of the tests above.
  */
-FIXTURE_NO_DATA(no_mask_lines);
+FIXTURE(no_mask_lines) {};
+FIXTURE_SETUP(no_mask_lines) {}
+FIXTURE_TEARDOWN(no_mask_lines) {}
 
 FIXTURE_VARIANT(no_mask_lines) {
 	int mode;

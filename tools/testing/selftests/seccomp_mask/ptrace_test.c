@@ -18,7 +18,9 @@
 
 enum outcome { KILLED, RETURNS_PID, RETURNS_ENOSYS, RETURNS_SKIP_RET };
 
-FIXTURE_NO_DATA(rewrite);
+FIXTURE(rewrite) {};
+FIXTURE_SETUP(rewrite) {}
+FIXTURE_TEARDOWN(rewrite) {}
 
 FIXTURE_VARIANT(rewrite) {
 	int from;	/* the number the tracee uses, with MAGIC as arg 0 */

@@ -172,17 +172,6 @@ require_mask_page(struct __test_metadata *const _metadata)
 	ASSERT_TRUE(!!page);
 	return page;
 }
-
-/*
- * A fixture whose data is @page, of require_mask_page(): its setup
- * requires the mask mode, its teardown page_put()s the page.
- */
-#define FIXTURE_MASK_PAGE(fixture)					\
-	FIXTURE(fixture) {						\
-		unsigned char *page;	/* the next page is not mapped */ \
-	};								\
-	FIXTURE_SETUP(fixture) { self->page = require_mask_page(_metadata); } \
-	FIXTURE_TEARDOWN(fixture) { page_put(self->page); }
 #endif
 
 #ifndef SECCOMP_MASK_NO_HARNESS
@@ -191,21 +180,6 @@ static inline bool require_mask_threads(struct __test_metadata *const _metadata)
 {
 	return require_mask(_metadata) && require_threads(_metadata);
 }
-
-/*
- * A fixture without data whose setup is @require(_metadata), a
- * require_*() of this file: its tests run only where that holds.
- */
-#define FIXTURE_REQUIRING(fixture, require)				\
-	FIXTURE(fixture) {};						\
-	FIXTURE_SETUP(fixture) { require(_metadata); }			\
-	FIXTURE_TEARDOWN(fixture) {}
-
-/* A fixture without data, setup or teardown: its variants alone. */
-#define FIXTURE_NO_DATA(fixture)					\
-	FIXTURE(fixture) {};						\
-	FIXTURE_SETUP(fixture) {}					\
-	FIXTURE_TEARDOWN(fixture) {}
 
 /*
  * require_mask(), then fork_child(): the pid in the parent, 0 in the

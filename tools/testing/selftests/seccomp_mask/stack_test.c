@@ -106,9 +106,16 @@ static void check_stacked_self(void)
 	check_stacked(0);
 }
 
-FIXTURE_REQUIRING(mask_over_filter, require_mask);
+FIXTURE(mask_over_filter) {};
+FIXTURE_SETUP(mask_over_filter) { require_mask(_metadata); }
+FIXTURE_TEARDOWN(mask_over_filter) {}
 
-FIXTURE_VARIANTS_INSTALL_CALL(mask_over_filter);
+FIXTURE_VARIANT(mask_over_filter) {
+	bool use_seccomp;
+};
+
+FIXTURE_VARIANT_ADD(mask_over_filter, prctl) { .use_seccomp = false };
+FIXTURE_VARIANT_ADD(mask_over_filter, seccomp) { .use_seccomp = true };
 
 TEST_F(mask_over_filter, keeps_mode_2_and_both_apply)
 {
@@ -126,7 +133,9 @@ TEST_F(mask_over_filter, keeps_mode_2_and_both_apply)
 }
 
 /* Any way of installing a filter, with any flag, over a mask. */
-FIXTURE_REQUIRING(filter_over_mask, require_mask);
+FIXTURE(filter_over_mask) {};
+FIXTURE_SETUP(filter_over_mask) { require_mask(_metadata); }
+FIXTURE_TEARDOWN(filter_over_mask) {}
 
 FIXTURE_VARIANT(filter_over_mask) {
 	long flags;	/* -1: prctl() */
@@ -192,7 +201,9 @@ struct mask_filter_case {
 	enum mask_filter_outcome outcome;
 };
 
-FIXTURE_REQUIRING(order, require_mask);
+FIXTURE(order) {};
+FIXTURE_SETUP(order) { require_mask(_metadata); }
+FIXTURE_TEARDOWN(order) {}
 
 FIXTURE_VARIANT(order) {
 	struct mask_filter_case c;
@@ -380,7 +391,9 @@ TEST(allowed_call_runs_the_filters_as_without_a_mask)
 }
 
 /* Strict mode stays exclusive: strict over a mask is EINVAL. */
-FIXTURE_REQUIRING(strict_over_mask, require_mask);
+FIXTURE(strict_over_mask) {};
+FIXTURE_SETUP(strict_over_mask) { require_mask(_metadata); }
+FIXTURE_TEARDOWN(strict_over_mask) {}
 
 FIXTURE_VARIANT(strict_over_mask) {
 	bool with_filter;

@@ -7,9 +7,16 @@
 
 #include "common.h"
 
-FIXTURE_NO_DATA(tighten);
+FIXTURE(tighten) {};
+FIXTURE_SETUP(tighten) {}
+FIXTURE_TEARDOWN(tighten) {}
 
-FIXTURE_VARIANTS_INSTALL_CALL(tighten);
+FIXTURE_VARIANT(tighten) {
+	bool use_seccomp;
+};
+
+FIXTURE_VARIANT_ADD(tighten, prctl) { .use_seccomp = false };
+FIXTURE_VARIANT_ADD(tighten, seccomp) { .use_seccomp = true };
 
 /*
  * fork_masked() with @old, and the child tightens to @new: that returns 0
@@ -164,7 +171,9 @@ TEST_F(tighten, shorter_mask_works_and_cuts_the_tail)
  */
 #define UNPRIV_ID	65534
 
-FIXTURE_NO_DATA(tighten_privilege);
+FIXTURE(tighten_privilege) {};
+FIXTURE_SETUP(tighten_privilege) {}
+FIXTURE_TEARDOWN(tighten_privilege) {}
 
 FIXTURE_VARIANT(tighten_privilege) {
 	bool use_seccomp;

@@ -304,7 +304,9 @@ static void tally_log(struct __test_metadata *const _metadata,
 	TH_LOG("exec after every TSYNC: %d rounds", t->finished);
 }
 
-FIXTURE_REQUIRING(tsync_exec, require_mask_threads);
+FIXTURE(tsync_exec) {};
+FIXTURE_SETUP(tsync_exec) { require_mask_threads(_metadata); }
+FIXTURE_TEARDOWN(tsync_exec) {}
 
 FIXTURE_VARIANT(tsync_exec) {
 	bool leader_execs;

@@ -379,14 +379,21 @@ static void range(const unsigned long *v, bool denied, unsigned long *lo,
 	}
 }
 
-FIXTURE_REQUIRING(tsync_stress, require_mask_threads);
+FIXTURE(tsync_stress) {};
+FIXTURE_SETUP(tsync_stress) { require_mask_threads(_metadata); }
+FIXTURE_TEARDOWN(tsync_stress) {}
 
 /*
  * mask_mode: getpid takes the inline check at syscall entry.
  * filter_mode (variant->filter): masks stacked on a filter,
  * seccomp_mask_check_filtered().
  */
-FIXTURE_VARIANTS_BOOL(tsync_stress, filter, mask_mode, filter_mode);
+FIXTURE_VARIANT(tsync_stress) {
+	bool filter;
+};
+
+FIXTURE_VARIANT_ADD(tsync_stress, mask_mode) { .filter = false };
+FIXTURE_VARIANT_ADD(tsync_stress, filter_mode) { .filter = true };
 
 TEST_F_TIMEOUT(tsync_stress, every_tsync_replaces_allowlists_under_readers,
 	       TEST_SECONDS)

@@ -39,7 +39,12 @@
 
 #include "common.h"
 
-FIXTURE_MASK_PAGE(set_size);
+FIXTURE(set_size) {
+	unsigned char *page;	/* the next page is not mapped */
+};
+
+FIXTURE_SETUP(set_size) { self->page = require_mask_page(_metadata); }
+FIXTURE_TEARDOWN(set_size) { page_put(self->page); }
 
 FIXTURE_VARIANT(set_size) {
 	struct size_case c;	/* err 0: installed; nonzero_at >= 24 */
@@ -208,7 +213,9 @@ TEST(larger_set_tightens_like_24)
  * The detection probe with a NULL set. Flags are checked before the set
  * is read: SPEC_ALLOW (version 3) gets as far as the read of set->size.
  */
-FIXTURE_REQUIRING(detection, require_mask);
+FIXTURE(detection) {};
+FIXTURE_SETUP(detection) { require_mask(_metadata); }
+FIXTURE_TEARDOWN(detection) {}
 
 FIXTURE_VARIANT(detection) {
 	unsigned int flags;

@@ -50,7 +50,9 @@ TEST(x32_getpid_runs_without_a_mask)
 }
 
 /* prctl() through x32: EINVAL, with any action, and nothing installed. */
-FIXTURE_REQUIRING(x32_prctl, require_mask_x32);
+FIXTURE(x32_prctl) {};
+FIXTURE_SETUP(x32_prctl) { require_mask_x32(_metadata); }
+FIXTURE_TEARDOWN(x32_prctl) {}
 
 FIXTURE_VARIANT(x32_prctl) {
 	__u32 action;
@@ -94,7 +96,9 @@ TEST_F(x32_prctl, is_einval_and_installs_nothing)
  * everything, 39 (getpid) included. Whether the kernel has x32 or not:
  * without it, the x32 number is still seen by seccomp before ENOSYS.
  */
-FIXTURE_REQUIRING(x32_call, require_mask);
+FIXTURE(x32_call) {};
+FIXTURE_SETUP(x32_call) { require_mask(_metadata); }
+FIXTURE_TEARDOWN(x32_call) {}
 
 FIXTURE_VARIANT(x32_call) {
 	__u32 action;
