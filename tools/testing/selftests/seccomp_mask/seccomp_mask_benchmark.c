@@ -90,6 +90,7 @@
 #include "../kselftest.h"
 
 #include "kselftest_compat.h"
+#include "options.h"
 
 #ifndef PR_SET_NO_NEW_PRIVS
 #define PR_SET_NO_NEW_PRIVS	38
@@ -1767,46 +1768,19 @@ int main(int argc, char *argv[])
 	struct timespec res;
 	struct utsname u;
 	bool quick = argc == 1;
-	int opt, r, i, mask_err;
+	const struct opt opts[] = {
+		{ 't', OPT_ULL, &calib_ms }, { 's', OPT_ULL, &samples },
+		{ 'r', OPT_INT, &rounds }, { 'b', OPT_INT, &batches },
+		{ 'k', OPT_INT, &installs }, { 'f', OPT_INT, &forks },
+		{ 'm', OPT_INT, &memtasks }, { 'c', OPT_ULL, &cl_calls },
+		{ 'g', OPT_STR, &groups }, { 'j', OPT_STR, &json },
+	};
+	int r, i, mask_err;
 	bool required;
 
 	setbuf(stdout, NULL);
-	while ((opt = getopt(argc, argv, "t:s:r:b:k:f:m:c:g:j:h")) != -1) {
-		switch (opt) {
-		case 't':
-			calib_ms = strtoull(optarg, NULL, 0);
-			break;
-		case 's':
-			samples = strtoull(optarg, NULL, 0);
-			break;
-		case 'r':
-			rounds = atoi(optarg);
-			break;
-		case 'b':
-			batches = atoi(optarg);
-			break;
-		case 'k':
-			installs = atoi(optarg);
-			break;
-		case 'f':
-			forks = atoi(optarg);
-			break;
-		case 'm':
-			memtasks = atoi(optarg);
-			break;
-		case 'c':
-			cl_calls = strtoull(optarg, NULL, 0);
-			break;
-		case 'g':
-			groups = optarg;
-			break;
-		case 'j':
-			json = optarg;
-			break;
-		default:
-			usage(argv[0]);
-		}
-	}
+	if (opts_parse(argc, argv, opts, ARRAY_SIZE(opts)))
+		usage(argv[0]);
 	if (optind < argc)
 		samples = strtoull(argv[optind++], NULL, 0);
 	if (optind < argc || !samples || rounds < 1 || rounds > MAX_ROUNDS ||

@@ -70,6 +70,7 @@
 #include <semaphore.h>
 
 #include "common.h"
+#include "options.h"
 
 #define MAXB		SECCOMP_MASK_MAX_BITS
 #define CACHE		"seccomp_allowlist"
@@ -1005,31 +1006,19 @@ int main(int argc, char **argv)
 	bool have_slab, have_threads, have_clone3;
 	char no_threads[128] = "", no_clone3[128] = "";
 	unsigned int round = 0;
-	const char *e;
+	const struct opt opts[] = {
+		{ 't', OPT_DOUBLE, &seconds, "SECCOMP_MASK_LIFETIME_SECONDS" },
+		{ 'n', OPT_LONG, &max_ops, "SECCOMP_MASK_LIFETIME_OPS" },
+	};
 	char self[4096];
-	int c, check;
+	int check;
 	ssize_t n;
 
 	if (argc > 1 && !strcmp(argv[1], "--exit"))
 		return 0;
-	e = getenv("SECCOMP_MASK_LIFETIME_SECONDS");
-	if (e)
-		seconds = atof(e);
-	e = getenv("SECCOMP_MASK_LIFETIME_OPS");
-	if (e)
-		max_ops = atol(e);
-	while ((c = getopt(argc, argv, "t:n:")) != -1) {
-		switch (c) {
-		case 't':
-			seconds = atof(optarg);
-			break;
-		case 'n':
-			max_ops = atol(optarg);
-			break;
-		default:
-			fprintf(stderr, "usage: %s [-t SECONDS] [-n OPERATIONS]\n", argv[0]);
-			return 2;
-		}
+	if (opts_parse(argc, argv, opts, ARRAY_SIZE(opts))) {
+		fprintf(stderr, "usage: %s [-t SECONDS] [-n OPERATIONS]\n", argv[0]);
+		return 2;
 	}
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[n > 0 ? n : 0] = 0;
