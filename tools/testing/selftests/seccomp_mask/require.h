@@ -191,6 +191,14 @@ static inline pid_t fork_mask_child(struct __test_metadata *const _metadata)
 	return require_mask(_metadata) ? fork_child(_metadata) : -1;
 }
 
+/* fork_mask_child() for fork_masked(): -1 when the test is skipped. */
+static inline pid_t fork_mask_masked(struct __test_metadata *const _metadata,
+				     bool use_seccomp, const struct mask *m)
+{
+	return require_mask(_metadata) ?
+	       fork_masked(_metadata, use_seccomp, m) : -1;
+}
+
 /* fork_mask_child(), with require_mask_threads() for require_mask(). */
 static inline pid_t
 fork_mask_threads_child(struct __test_metadata *const _metadata)
