@@ -3,8 +3,9 @@
  * Seccomp mask mode selftests: the options of the programs with a main()
  * of their own (seccomp_mask_benchmark, seccomp_mask_fuzz,
  * seccomp_mask_lifetime). An option is a letter with a value (or a flag
- * without one) and, for some, an environment variable that is read first
- * and that the option overrides. Include it after ../kselftest.h.
+ * without one) and, for some, the value of an environment variable, which
+ * is taken first and which the option overrides. Include it after
+ * ../kselftest.h.
  */
 
 #ifndef _SELFTESTS_SECCOMP_MASK_OPTIONS_H
@@ -13,6 +14,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -28,7 +30,10 @@ enum opt_type {
 	OPT_FLAG,	/* int: 1, and the option takes no value */
 };
 
-/* -@letter, and $@env (NULL: none): the value goes to @val. */
+/*
+ * -@letter, and @env, the value of its environment variable (getenv():
+ * NULL when unset, or when the option has none): it goes to @val.
+ */
 struct opt {
 	char letter;
 	enum opt_type type;
@@ -76,23 +81,25 @@ static inline void opt_set(const struct opt *o, const char *what,
 }
 
 /*
- * The @n options @opts: their environment variables (an empty one is
- * unset for an OPT_COUNT), then the options of @argv, through getopt(),
- * which leaves optind at the first argument that is not an option. 0, or
- * -1 at an unknown option.
+ * The @n options @opts: the values of their environment variables (an
+ * empty one is unset for an OPT_COUNT), then the options of @argv,
+ * through getopt(), which leaves optind at the first argument that is not
+ * an option. 0, or -1 at an unknown option.
  */
 static inline int opts_parse(int argc, char **argv, const struct opt *opts,
 			     size_t n)
 {
-	char letters[64], what[3] = "-";
+	char letters[64], what[32];
 	size_t i, len = 0;
 	const char *e;
 	int c;
 
 	for (i = 0; i < n && len + 3 <= sizeof(letters); i++) {
-		e = opts[i].env ? getenv(opts[i].env) : NULL;
+		e = opts[i].env;
+		snprintf(what, sizeof(what), "the environment's -%c",
+			 opts[i].letter);
 		if (e && (*e || opts[i].type != OPT_COUNT))
-			opt_set(&opts[i], opts[i].env, e);
+			opt_set(&opts[i], what, e);
 		letters[len++] = opts[i].letter;
 		if (opts[i].type != OPT_FLAG)
 			letters[len++] = ':';
@@ -103,7 +110,7 @@ static inline int opts_parse(int argc, char **argv, const struct opt *opts,
 			;
 		if (i == n)
 			return -1;
-		what[1] = c;
+		snprintf(what, sizeof(what), "-%c", c);
 		opt_set(&opts[i], what, optarg);
 	}
 	return 0;

@@ -130,9 +130,9 @@ int main(int argc, char **argv)
 	long max_attempts = -1, only = -1;
 	/* -n and $SECCOMP_MASK_FUZZ_ATTEMPTS: a count of attempts, >= 0. */
 	const struct opt opts[] = {
-		{ 't', OPT_DOUBLE, &seconds, "SECCOMP_MASK_FUZZ_SECONDS" },
-		{ 'n', OPT_COUNT, &max_attempts, "SECCOMP_MASK_FUZZ_ATTEMPTS" },
-		{ 's', OPT_U64, &g_seed, "SECCOMP_MASK_FUZZ_SEED" },
+		{ 't', OPT_DOUBLE, &seconds, getenv("SECCOMP_MASK_FUZZ_SECONDS") },
+		{ 'n', OPT_COUNT, &max_attempts, getenv("SECCOMP_MASK_FUZZ_ATTEMPTS") },
+		{ 's', OPT_U64, &g_seed, getenv("SECCOMP_MASK_FUZZ_SEED") },
 		{ 'a', OPT_LONG, &only, NULL },
 		{ 'v', OPT_FLAG, &verbose, NULL },
 	};

@@ -1007,8 +1007,8 @@ int main(int argc, char **argv)
 	char no_threads[128] = "", no_clone3[128] = "";
 	unsigned int round = 0;
 	const struct opt opts[] = {
-		{ 't', OPT_DOUBLE, &seconds, "SECCOMP_MASK_LIFETIME_SECONDS" },
-		{ 'n', OPT_LONG, &max_ops, "SECCOMP_MASK_LIFETIME_OPS" },
+		{ 't', OPT_DOUBLE, &seconds, getenv("SECCOMP_MASK_LIFETIME_SECONDS") },
+		{ 'n', OPT_LONG, &max_ops, getenv("SECCOMP_MASK_LIFETIME_OPS") },
 	};
 	char self[4096];
 	int check;
