@@ -143,8 +143,6 @@ TEST(get_seccomp_returns_3_in_mask_mode)
 /* Privileges: no_new_privs or CAP_SYS_ADMIN, else EACCES. */
 
 FIXTURE(privilege) {};
-FIXTURE_SETUP(privilege) {}
-FIXTURE_TEARDOWN(privilege) {}
 
 FIXTURE_VARIANT(privilege) {
 	bool use_seccomp;
@@ -152,6 +150,9 @@ FIXTURE_VARIANT(privilege) {
 
 FIXTURE_VARIANT_ADD(privilege, prctl) { .use_seccomp = false };
 FIXTURE_VARIANT_ADD(privilege, seccomp) { .use_seccomp = true };
+
+FIXTURE_SETUP(privilege) {}
+FIXTURE_TEARDOWN(privilege) {}
 
 /*
  * In a child without no_new_privs: it drops CAP_SYS_ADMIN, and the
@@ -280,8 +281,6 @@ TEST(strict_over_mask_fails_with_einval)
  * Either way the mask still denies.
  */
 FIXTURE(stacking) {};
-FIXTURE_SETUP(stacking) {}
-FIXTURE_TEARDOWN(stacking) {}
 
 FIXTURE_VARIANT(stacking) {
 	bool mask_first;
@@ -292,6 +291,9 @@ FIXTURE_VARIANT_ADD(stacking, filter_over_mask_prctl) { .mask_first = true };
 FIXTURE_VARIANT_ADD(stacking, filter_over_mask_seccomp) { .mask_first = true, .use_seccomp = true };
 FIXTURE_VARIANT_ADD(stacking, mask_over_filter_prctl) { .mask_first = false };
 FIXTURE_VARIANT_ADD(stacking, mask_over_filter_seccomp) { .use_seccomp = true };
+
+FIXTURE_SETUP(stacking) {}
+FIXTURE_TEARDOWN(stacking) {}
 
 TEST_F(stacking, is_allowed_and_the_mask_still_denies)
 {
@@ -500,8 +502,6 @@ TEST(set_bit_for_unimplemented_number_of_the_other_abi_is_enosys)
  * compiled out.
  */
 FIXTURE(uretprobe) {};
-FIXTURE_SETUP(uretprobe) {}
-FIXTURE_TEARDOWN(uretprobe) {}
 
 FIXTURE_VARIANT(uretprobe) {
 	bool x86_64;	/* through the 64-bit entry, else through the ia32 one */
@@ -518,6 +518,9 @@ FIXTURE_VARIANT_ADD(uretprobe, x86_64_number_335_is_denied_without_uretprobe) {
 #endif
 
 FIXTURE_VARIANT_ADD(uretprobe, ia32_number_335_is_denied) { .x86_64 = false, .denied = true };
+
+FIXTURE_SETUP(uretprobe) {}
+FIXTURE_TEARDOWN(uretprobe) {}
 
 TEST_F(uretprobe, bit_clear)
 {

@@ -194,8 +194,6 @@ static long sud_block_call(bool in_range, long nr, long a, long b, long c)
 	} while (0)
 
 FIXTURE(sud) {};
-FIXTURE_SETUP(sud) {}
-FIXTURE_TEARDOWN(sud) {}
 
 FIXTURE_VARIANT(sud) {
 	bool mask;	/* mask mode: everything allowed but getppid */
@@ -207,6 +205,9 @@ FIXTURE_VARIANT_ADD(sud, no_mask) { .mask = false };
 FIXTURE_VARIANT_ADD(sud, mask_errno) { .mask = true, .action = SECCOMP_RET_ERRNO | MASK_ERRNO };
 FIXTURE_VARIANT_ADD(sud, mask_trap) { .mask = true, .action = SECCOMP_RET_TRAP };
 FIXTURE_VARIANT_ADD(sud, mask_kill) { .mask = true, .action = SECCOMP_RET_KILL_PROCESS };
+
+FIXTURE_SETUP(sud) {}
+FIXTURE_TEARDOWN(sud) {}
 
 /*
  * In a child: catch SIGSYS, install the variant's mask, then turn

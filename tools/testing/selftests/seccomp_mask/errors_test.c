@@ -34,8 +34,6 @@ struct entry {
 };
 
 FIXTURE(errors) {};
-FIXTURE_SETUP(errors) {}
-FIXTURE_TEARDOWN(errors) {}
 
 FIXTURE_VARIANT(errors) {
 	bool use_seccomp;
@@ -68,6 +66,9 @@ FIXTURE_VARIANT(errors) {
 	unsigned int valid_nr_masks;
 	struct entry e[3];
 };
+
+FIXTURE_SETUP(errors) {}
+FIXTURE_TEARDOWN(errors) {}
 
 /* EINVAL */
 FIXTURE_VARIANT_ADD(errors, prctl_nbits_above_max_is_einval) {
@@ -669,8 +670,6 @@ TEST_F(errors, call)
  * the first nbits count, the number nbits is denied, nbits - 1 allowed.
  */
 FIXTURE(nbits) {};
-FIXTURE_SETUP(nbits) {}
-FIXTURE_TEARDOWN(nbits) {}
 
 FIXTURE_VARIANT(nbits) {
 	unsigned int nbits;
@@ -685,6 +684,9 @@ FIXTURE_VARIANT_ADD(nbits, prctl_1023) { .nbits = 1023 };
 FIXTURE_VARIANT_ADD(nbits, seccomp_1023) { .nbits = 1023, .use_seccomp = true };
 FIXTURE_VARIANT_ADD(nbits, prctl_1024) { .nbits = 1024 };
 FIXTURE_VARIANT_ADD(nbits, seccomp_1024) { .nbits = 1024, .use_seccomp = true };
+
+FIXTURE_SETUP(nbits) {}
+FIXTURE_TEARDOWN(nbits) {}
 
 TEST_F(nbits, first_nbits_count_and_set_bits_past_them_are_ignored)
 {

@@ -109,8 +109,6 @@ static bool require_mask_x86_kernel(struct __test_metadata *const _metadata)
 enum prior { P_NONE, P_FILTER, P_MASK, P_MASK_THEN_FILTER };
 
 FIXTURE(query) {};
-FIXTURE_SETUP(query) { require_mask_x86_kernel(_metadata); }
-FIXTURE_TEARDOWN(query) {}
 
 FIXTURE_VARIANT(query) {
 	enum prior prior;
@@ -127,6 +125,9 @@ FIXTURE_VARIANT_ADD(query, mask_mode_no_new_privs) { .prior = P_MASK, .nnp = tru
 FIXTURE_VARIANT_ADD(query, mask_under_filter_unprivileged) {
 	.prior = P_MASK_THEN_FILTER, .drop_cap = true,
 };
+
+FIXTURE_SETUP(query) { require_mask_x86_kernel(_metadata); }
+FIXTURE_TEARDOWN(query) {}
 
 TEST_F(query, reports_this_kernel_and_changes_nothing)
 {
@@ -207,9 +208,6 @@ FIXTURE(size) {
 	unsigned char *page;	/* the next page is not mapped */
 };
 
-FIXTURE_SETUP(size) { self->page = require_mask_page(_metadata); }
-FIXTURE_TEARDOWN(size) { page_put(self->page); }
-
 FIXTURE_VARIANT(size) {
 	struct size_case c;	/* err 0: filled; nonzero_at >= 56 */
 	bool canary;		/* 8 bytes after the struct that must stay */
@@ -235,6 +233,9 @@ FIXTURE_VARIANT_ADD(size, flags_bit_31_is_einval) { { 56, EINVAL, 0, 0 }, false,
 FIXTURE_VARIANT_ADD(size, null_is_efault) { { 56, EFAULT, 0, 0 }, false, 0, true };
 FIXTURE_VARIANT_ADD(size, size_56_last_byte_unmapped_is_efault) { { 56, EFAULT, 0, 1 } };
 FIXTURE_VARIANT_ADD(size, size_64_tail_unmapped_is_efault) { { 64, EFAULT, 0, 4 } };
+
+FIXTURE_SETUP(size) { self->page = require_mask_page(_metadata); }
+FIXTURE_TEARDOWN(size) { page_put(self->page); }
 
 TEST_F(size, rules)
 {

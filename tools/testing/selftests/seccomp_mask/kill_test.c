@@ -873,8 +873,6 @@ TEST_F_TIMEOUT(logged, errno_not_logged_even_with_errno, LOGGED_TIMEOUT)
  * neither ignoring nor blocking SIGSYS saves the process.
  */
 FIXTURE(sigsys) {};
-FIXTURE_SETUP(sigsys) {}
-FIXTURE_TEARDOWN(sigsys) {}
 
 FIXTURE_VARIANT(sigsys) {
 	bool handler;
@@ -886,6 +884,9 @@ FIXTURE_VARIANT_ADD(sigsys, handler) { .handler = true };
 FIXTURE_VARIANT_ADD(sigsys, ignored) { .ignore = true };
 FIXTURE_VARIANT_ADD(sigsys, blocked) { .block = true };
 FIXTURE_VARIANT_ADD(sigsys, handler_and_blocked) { .handler = true, .block = true };
+
+FIXTURE_SETUP(sigsys) {}
+FIXTURE_TEARDOWN(sigsys) {}
 
 static int *sigsys_handled;
 

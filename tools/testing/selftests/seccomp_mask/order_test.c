@@ -55,9 +55,6 @@ FIXTURE(order) {
 	unsigned char *page;	/* the next page is not mapped */
 };
 
-FIXTURE_SETUP(order) { self->page = require_mask_page(_metadata); }
-FIXTURE_TEARDOWN(order) { page_put(self->page); }
-
 FIXTURE_VARIANT(order) {
 	struct order_case c;
 };
@@ -199,6 +196,9 @@ FIXTURE_VARIANT_ADD(order, seccomp_reserved_before_bits) {
 FIXTURE_VARIANT_ADD(order, seccomp_reserved_before_subset) {
 	{ true, F_RESERVED, F_WIDER, EINVAL },
 };
+
+FIXTURE_SETUP(order) { self->page = require_mask_page(_metadata); }
+FIXTURE_TEARDOWN(order) { page_put(self->page); }
 
 static bool has(const struct order_case *v, enum fault f)
 {

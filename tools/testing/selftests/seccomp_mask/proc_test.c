@@ -359,8 +359,6 @@ TEST(status_of_a_zombie_shows_mode_3_and_its_mask)
  * control of the tests above.
  */
 FIXTURE(no_mask_lines) {};
-FIXTURE_SETUP(no_mask_lines) {}
-FIXTURE_TEARDOWN(no_mask_lines) {}
 
 FIXTURE_VARIANT(no_mask_lines) {
 	int mode;
@@ -369,6 +367,9 @@ FIXTURE_VARIANT(no_mask_lines) {
 FIXTURE_VARIANT_ADD(no_mask_lines, mode_0) { .mode = 0 };
 FIXTURE_VARIANT_ADD(no_mask_lines, mode_1_strict) { .mode = 1 };
 FIXTURE_VARIANT_ADD(no_mask_lines, mode_2_filter) { .mode = 2 };
+
+FIXTURE_SETUP(no_mask_lines) {}
+FIXTURE_TEARDOWN(no_mask_lines) {}
 
 TEST_F(no_mask_lines, status_has_no_mask_lines)
 {

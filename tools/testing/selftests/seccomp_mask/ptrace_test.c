@@ -19,8 +19,6 @@
 enum outcome { KILLED, RETURNS_PID, RETURNS_ENOSYS, RETURNS_SKIP_RET };
 
 FIXTURE(rewrite) {};
-FIXTURE_SETUP(rewrite) {}
-FIXTURE_TEARDOWN(rewrite) {}
 
 FIXTURE_VARIANT(rewrite) {
 	int from;	/* the number the tracee uses, with MAGIC as arg 0 */
@@ -47,6 +45,9 @@ FIXTURE_VARIANT_ADD(rewrite, denied_into_minus_1_returns_the_tracers_value) {
 	.from = __NR_getppid, .to = -1, .set_ret = true,
 	.outcome = RETURNS_SKIP_RET,
 };
+
+FIXTURE_SETUP(rewrite) {}
+FIXTURE_TEARDOWN(rewrite) {}
 
 #if X86_BUILD == 64
 #define REG_NR	orig_rax

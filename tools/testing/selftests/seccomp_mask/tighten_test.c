@@ -8,8 +8,6 @@
 #include "common.h"
 
 FIXTURE(tighten) {};
-FIXTURE_SETUP(tighten) {}
-FIXTURE_TEARDOWN(tighten) {}
 
 FIXTURE_VARIANT(tighten) {
 	bool use_seccomp;
@@ -17,6 +15,9 @@ FIXTURE_VARIANT(tighten) {
 
 FIXTURE_VARIANT_ADD(tighten, prctl) { .use_seccomp = false };
 FIXTURE_VARIANT_ADD(tighten, seccomp) { .use_seccomp = true };
+
+FIXTURE_SETUP(tighten) {}
+FIXTURE_TEARDOWN(tighten) {}
 
 /*
  * fork_masked() with @old, and the child tightens to @new: that returns 0
@@ -172,8 +173,6 @@ TEST_F(tighten, shorter_mask_works_and_cuts_the_tail)
 #define UNPRIV_ID	65534
 
 FIXTURE(tighten_privilege) {};
-FIXTURE_SETUP(tighten_privilege) {}
-FIXTURE_TEARDOWN(tighten_privilege) {}
 
 FIXTURE_VARIANT(tighten_privilege) {
 	bool use_seccomp;
@@ -184,6 +183,9 @@ FIXTURE_VARIANT_ADD(tighten_privilege, prctl_capset) { .use_seccomp = false, .se
 FIXTURE_VARIANT_ADD(tighten_privilege, prctl_setuid) { .use_seccomp = false, .setuid = true };
 FIXTURE_VARIANT_ADD(tighten_privilege, seccomp_capset) { .use_seccomp = true, .setuid = false };
 FIXTURE_VARIANT_ADD(tighten_privilege, seccomp_setuid) { .use_seccomp = true, .setuid = true };
+
+FIXTURE_SETUP(tighten_privilege) {}
+FIXTURE_TEARDOWN(tighten_privilege) {}
 
 /* False, with the test skipped (or failed), when it cannot run here. */
 static bool priv_can_run(struct __test_metadata *const _metadata,

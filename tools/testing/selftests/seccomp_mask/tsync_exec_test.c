@@ -305,8 +305,6 @@ static void tally_log(struct __test_metadata *const _metadata,
 }
 
 FIXTURE(tsync_exec) {};
-FIXTURE_SETUP(tsync_exec) { require_mask_threads(_metadata); }
-FIXTURE_TEARDOWN(tsync_exec) {}
 
 FIXTURE_VARIANT(tsync_exec) {
 	bool leader_execs;
@@ -317,6 +315,9 @@ FIXTURE_VARIANT_ADD(tsync_exec, leader_execs) { .leader_execs = true };
 
 /* A sibling execs (and becomes the leader); the main thread TSYNCs. */
 FIXTURE_VARIANT_ADD(tsync_exec, sibling_execs) { .leader_execs = false };
+
+FIXTURE_SETUP(tsync_exec) { require_mask_threads(_metadata); }
+FIXTURE_TEARDOWN(tsync_exec) {}
 
 TEST_F_TIMEOUT(tsync_exec, image_is_fully_in_one_state, TEST_SECONDS)
 {

@@ -380,8 +380,6 @@ static void range(const unsigned long *v, bool denied, unsigned long *lo,
 }
 
 FIXTURE(tsync_stress) {};
-FIXTURE_SETUP(tsync_stress) { require_mask_threads(_metadata); }
-FIXTURE_TEARDOWN(tsync_stress) {}
 
 /*
  * mask_mode: getpid takes the inline check at syscall entry.
@@ -394,6 +392,9 @@ FIXTURE_VARIANT(tsync_stress) {
 
 FIXTURE_VARIANT_ADD(tsync_stress, mask_mode) { .filter = false };
 FIXTURE_VARIANT_ADD(tsync_stress, filter_mode) { .filter = true };
+
+FIXTURE_SETUP(tsync_stress) { require_mask_threads(_metadata); }
+FIXTURE_TEARDOWN(tsync_stress) {}
 
 TEST_F_TIMEOUT(tsync_stress, every_tsync_replaces_allowlists_under_readers,
 	       TEST_SECONDS)

@@ -43,9 +43,6 @@ FIXTURE(set_size) {
 	unsigned char *page;	/* the next page is not mapped */
 };
 
-FIXTURE_SETUP(set_size) { self->page = require_mask_page(_metadata); }
-FIXTURE_TEARDOWN(set_size) { page_put(self->page); }
-
 FIXTURE_VARIANT(set_size) {
 	struct size_case c;	/* err 0: installed; nonzero_at >= 24 */
 	__u32 reserved;
@@ -86,6 +83,9 @@ FIXTURE_VARIANT_ADD(set_size, size_4096_last_byte_unmapped_is_efault) { { 4096, 
 FIXTURE_VARIANT_ADD(set_size, reserved_1_is_einval) { { 24, EINVAL, 0, 0 }, 1 };
 FIXTURE_VARIANT_ADD(set_size, reserved_bit_31_is_einval) { { 24, EINVAL, 0, 0 }, 0x80000000 };
 FIXTURE_VARIANT_ADD(set_size, size_32_reserved_1_is_einval) { { 32, EINVAL, 0, 0 }, 1 };
+
+FIXTURE_SETUP(set_size) { self->page = require_mask_page(_metadata); }
+FIXTURE_TEARDOWN(set_size) { page_put(self->page); }
 
 /*
  * Write @set, of @c's size, into @page as place_sized() lays it out, the

@@ -51,8 +51,6 @@ TEST(x32_getpid_runs_without_a_mask)
 
 /* prctl() through x32: EINVAL, with any action, and nothing installed. */
 FIXTURE(x32_prctl) {};
-FIXTURE_SETUP(x32_prctl) { require_mask_x32(_metadata); }
-FIXTURE_TEARDOWN(x32_prctl) {}
 
 FIXTURE_VARIANT(x32_prctl) {
 	__u32 action;
@@ -60,6 +58,9 @@ FIXTURE_VARIANT(x32_prctl) {
 
 FIXTURE_VARIANT_ADD(x32_prctl, kill) { .action = 0 };
 FIXTURE_VARIANT_ADD(x32_prctl, errno) { .action = SECCOMP_RET_ERRNO | MASK_ERRNO };
+
+FIXTURE_SETUP(x32_prctl) { require_mask_x32(_metadata); }
+FIXTURE_TEARDOWN(x32_prctl) {}
 
 TEST_F(x32_prctl, is_einval_and_installs_nothing)
 {
