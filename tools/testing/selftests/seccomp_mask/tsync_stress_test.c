@@ -381,16 +381,14 @@ static void range(const unsigned long *v, bool denied, unsigned long *lo,
 
 FIXTURE(tsync_stress) {};
 
-/*
- * mask_mode: getpid takes the inline check at syscall entry.
- * filter_mode (variant->filter): masks stacked on a filter,
- * seccomp_mask_check_filtered().
- */
 FIXTURE_VARIANT(tsync_stress) {
 	bool filter;
 };
 
+/* Mask mode: getpid takes the inline check at syscall entry. */
 FIXTURE_VARIANT_ADD(tsync_stress, mask_mode) { .filter = false };
+
+/* Masks stacked on a filter: seccomp_mask_check_filtered(). */
 FIXTURE_VARIANT_ADD(tsync_stress, filter_mode) { .filter = true };
 
 FIXTURE_SETUP(tsync_stress) { require_mask_threads(_metadata); }
