@@ -35,6 +35,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,6 +157,38 @@ static inline bool kernel_is_64bit(void)
  * __USER32_CS (not lretq, which QEMU's TCG mishandles with SMAP on); its
  * arguments are zero-extended, d goes to r10 and e to r8.
  */
+#ifdef X86_BUILD
+/* The registers int $0x80 clobbers: r8-r11 too in a 64-bit program. */
+#if X86_BUILD == 64
+#define INT80_CLOBBERS		"r8", "r9", "r10", "r11", "memory"
+#else
+#define INT80_CLOBBERS		"memory"
+#endif
+
+static inline long sys32(long nr, long a, long b, long c, long d, long e)
+{
+	long ret;
+
+	asm volatile ("int $0x80"
+		      : "=a" (ret)
+		      : "a" (nr), "b" (a), "c" (b), "d" (c), "S" (d), "D" (e)
+		      : INT80_CLOBBERS);
+	return ret;
+}
+
+/*
+ * A page below 4 GiB, for the pointer arguments of int $0x80 from a
+ * 64-bit program (every page of a 32-bit program is): NULL on failure.
+ */
+static inline void *low_page(void)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+#endif
+
 #if X86_BUILD == 64
 static inline long sys64(long nr, long a, long b, long c, long d, long e)
 {
@@ -170,51 +203,14 @@ static inline long sys64(long nr, long a, long b, long c, long d, long e)
 	return ret;
 }
 
-static inline long sys32(long nr, long a, long b, long c, long d, long e)
-{
-	long ret;
-
-	asm volatile ("int $0x80"
-		      : "=a" (ret)
-		      : "a" (nr), "b" (a), "c" (b), "d" (c), "S" (d), "D" (e)
-		      : "r8", "r9", "r10", "r11", "memory");
-	return ret;
-}
-
 /* An x32 syscall: the 64-bit entry, X32_SYSCALL_BIT in the number. */
 static inline long x32_syscall(long nr, long a, long b, long c)
 {
 	return sys64(nr | X32_SYSCALL_BIT, a, b, c, 0, 0);
 }
-
-/* A 32-bit (ia32) syscall from 64-bit code. Pointers must be below 4 GiB. */
-static inline long int80(long nr, long a, long b, long c)
-{
-	return sys32(nr, a, b, c, 0, 0);
-}
-
-/* A page below 4 GiB, for int80() pointer arguments. */
-static inline void *low_page(void)
-{
-	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
-}
 #endif
 
 #if X86_BUILD == 32
-static inline long sys32(long nr, long a, long b, long c, long d, long e)
-{
-	long ret;
-
-	asm volatile ("int $0x80"
-		      : "=a" (ret)
-		      : "a" (nr), "b" (a), "c" (b), "d" (c), "S" (d), "D" (e)
-		      : "memory");
-	return ret;
-}
-
 static inline long sys64(long nr, long a, long b, long c, long d, long e)
 {
 	long ret = nr;
@@ -240,12 +236,6 @@ static inline long sys64(long nr, long a, long b, long c, long d, long e)
 		      : "memory");
 	return ret;
 }
-
-/* A 64-bit syscall from 32-bit code. */
-static inline long syscall64(long nr, long a, long b, long c)
-{
-	return sys64(nr, a, b, c, 0, 0);
-}
 #endif
 
 #ifdef X86_BUILD
@@ -255,11 +245,15 @@ static inline long syscall64(long nr, long a, long b, long c)
 #define OTHER_NR_chmod		NR32_chmod
 #define OTHER_NR_getpid		NR32_getpid
 #define OTHER_NR_getppid	NR32_getppid
+#define OTHER_NR_prctl		NR32_prctl
+#define OTHER_NR_exit_group	NR32_exit_group
 #else
 #define OTHER_ARCH		ARCH_X86_64
 #define OTHER_NR_chmod		NR64_chmod
 #define OTHER_NR_getpid		NR64_getpid
 #define OTHER_NR_getppid	NR64_getppid
+#define OTHER_NR_prctl		NR64_prctl
+#define OTHER_NR_exit_group	NR64_exit_group
 #endif
 
 /*
@@ -277,11 +271,21 @@ static inline long abi_call(__u32 arch, long nr64, long nr32, long a, long b,
 /*
  * Syscall @nr of the other x86 ABI's table (OTHER_NR_*) through that
  * ABI's entry (int $0x80, or the far jump and syscall): the value or
- * -errno.
+ * -errno. Pointer arguments must be below 4 GiB (low_page()).
  */
+static inline long other_sys(long nr, long a, long b, long c, long d, long e)
+{
+#if X86_BUILD == 64
+	return sys32(nr, a, b, c, d, e);
+#else
+	return sys64(nr, a, b, c, d, e);
+#endif
+}
+
+/* other_sys() with three arguments. */
 static inline long other_call(long nr, long a, long b, long c)
 {
-	return abi_call(OTHER_ARCH, nr, nr, a, b, c);
+	return other_sys(nr, a, b, c, 0, 0);
 }
 
 /* A call through this program's ABI, -errno on failure. */

@@ -46,11 +46,7 @@ static bool target_open(struct target *t)
 {
 	int fds[2];
 
-#if X86_BUILD == 64
 	t->buf = low_page();
-#else
-	t->buf = malloc(1);
-#endif
 	if (!t->buf || pipe2(fds, O_NONBLOCK | O_CLOEXEC))
 		return false;
 	t->buf[0] = 'm';
@@ -63,11 +59,7 @@ static void target_close(struct target *t)
 {
 	close(t->rd);
 	close(t->wr);
-#if X86_BUILD == 64
 	munmap(t->buf, 4096);
-#else
-	free(t->buf);
-#endif
 }
 
 /* For a fixture's setup: require_mask(), then open the target. */
@@ -76,6 +68,21 @@ static void require_mask_target(struct __test_metadata *const _metadata,
 {
 	if (require_mask(_metadata))
 		ASSERT_TRUE(target_open(t));
+}
+
+/*
+ * require_mask() (require_mask_threads() with @threads), open the target
+ * @t, then fork_child(): -1 when the test is skipped. The test
+ * target_close()s @t.
+ */
+static pid_t fork_target_child(struct __test_metadata *const _metadata,
+			       struct target *t, bool threads)
+{
+	if (threads ? !require_mask_threads(_metadata) :
+		      !require_mask(_metadata))
+		return -1;
+	ASSERT_TRUE(target_open(t));
+	return fork_child(_metadata);
 }
 
 /* For a fixture's teardown: close the target, if the setup opened it. */
@@ -346,10 +353,9 @@ static void check_threaded(struct __test_metadata *const _metadata,
 	struct threaded th = { .t = &t };
 	pid_t pid;
 
-	if (!require_mask(_metadata) || !require_threads(_metadata))
+	pid = fork_target_child(_metadata, &t, true);
+	if (pid < 0)
 		return;
-	ASSERT_TRUE(target_open(&t));
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		/* A kill: the main thread waits in read() for a byte that never comes. */
 		run_threaded(&th, action);
@@ -529,9 +535,7 @@ static void check_tighten(struct __test_metadata *const _metadata,
 					c->from) == 0);
 		errno = 0;
 		if (via_seccomp)
-			ret = mask_seccomp_set(0, c->to, 1,
-					       (const __u32[]){ SELF_ARCH },
-					       (const struct mask *[]){ &second });
+			ret = mask_seccomp_self(0, c->to, &second);
 		else
 			ret = mask_prctl_action(&second, c->to);
 		if (c->ok) {
@@ -565,10 +569,9 @@ TEST(tighten_with_a_wider_mask_keeps_the_action)
 	struct target t = {};
 	pid_t pid;
 
-	if (!require_mask(_metadata))
+	pid = fork_target_child(_metadata, &t, false);
+	if (pid < 0)
 		return;
-	ASSERT_TRUE(target_open(&t));
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct mask wider;
 

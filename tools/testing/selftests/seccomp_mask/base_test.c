@@ -43,10 +43,10 @@ TEST_F(install, allowed_calls_work_and_denied_call_kills_process)
 	struct mask m;
 	pid_t pid;
 
-	if (!require_mask(_metadata))
-		return;
 	mask_all_but(&m, __NR_getppid);
-	pid = fork_masked(_metadata, variant->use_seccomp, &m);
+	pid = fork_mask_masked(_metadata, variant->use_seccomp, &m);
+	if (pid < 0)
+		return;
 	if (pid == 0) {
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) ==
 			     SECCOMP_MODE_MASK);
@@ -114,11 +114,7 @@ TEST_F(install, unlisted_abi_gets_the_empty_mask)
 		CHILD_ASSERT(status_field(buf, mask_line(true), val,
 					  sizeof(val)));
 		CHILD_ASSERT(val[0] == '\0');
-#if X86_BUILD == 64
-		CHILD_DENIED(int80(NR32_getpid, 0, 0, 0));
-#else
-		CHILD_DENIED(syscall64(NR64_getpid, 0, 0, 0));
-#endif
+		CHILD_DENIED(other_call(OTHER_NR_getpid, 0, 0, 0));
 		_exit(0);
 	}
 	ASSERT_CHILD_DENIED(pid);
@@ -130,10 +126,10 @@ TEST(get_seccomp_returns_3_in_mask_mode)
 	struct mask m;
 	pid_t pid;
 
-	if (!require_mask(_metadata))
-		return;
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	pid = fork_child(_metadata);
+	pid = fork_mask_child(_metadata);
+	if (pid < 0)
+		return;
 	if (pid == 0) {
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0);
 		CHILD_ASSERT(set_nnp() == 0);
@@ -158,22 +154,31 @@ FIXTURE_VARIANT_ADD(privilege, seccomp) { .use_seccomp = true };
 FIXTURE_SETUP(privilege) {}
 FIXTURE_TEARDOWN(privilege) {}
 
+/*
+ * In a child without no_new_privs: it drops CAP_SYS_ADMIN, and the
+ * install of @m is EACCES and installs nothing.
+ */
+static void child_install_is_eacces(bool use_seccomp, const struct mask *m)
+{
+	int ret;
+
+	CHILD_ASSERT(drop_cap_sys_admin() == 0);
+	ret = mask_install(use_seccomp, m);
+	CHILD_ASSERT(ret == -1 && errno == EACCES);
+	CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0);
+}
+
 TEST_F(privilege, eacces_without_nnp_and_without_cap_sys_admin)
 {
 	struct mask m;
 	pid_t pid;
 
-	if (!require_mask(_metadata))
-		return;
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	pid = fork_child(_metadata);
+	pid = fork_mask_child(_metadata);
+	if (pid < 0)
+		return;
 	if (pid == 0) {
-		int ret;
-
-		CHILD_ASSERT(drop_cap_sys_admin() == 0);
-		ret = mask_install(variant->use_seccomp, &m);
-		CHILD_ASSERT(ret == -1 && errno == EACCES);
-		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0);
+		child_install_is_eacces(variant->use_seccomp, &m);
 		_exit(0);
 	}
 	ASSERT_CHILD_OK(pid);
@@ -209,20 +214,15 @@ TEST_F(privilege, cap_sys_admin_in_a_new_user_namespace_is_enough)
 	int status;
 	pid_t pid;
 
-	if (!require_mask(_metadata))
-		return;
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	pid = fork_child(_metadata);
+	pid = fork_mask_child(_metadata);
+	if (pid < 0)
+		return;
 	if (pid == 0) {
-		int ret;
-
-		CHILD_ASSERT(drop_cap_sys_admin() == 0);
-		ret = mask_install(variant->use_seccomp, &m);
-		CHILD_ASSERT(ret == -1 && errno == EACCES);
+		child_install_is_eacces(variant->use_seccomp, &m);
 		if (unshare(CLONE_NEWUSER))
 			_exit(77);
-		ret = mask_install(variant->use_seccomp, &m);
-		CHILD_ASSERT(ret == 0);
+		CHILD_ASSERT(mask_install(variant->use_seccomp, &m) == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
 		_exit(0);
 	}
@@ -241,10 +241,10 @@ TEST(nnp_without_cap_sys_admin_is_enough)
 	struct mask m;
 	pid_t pid;
 
-	if (!require_mask(_metadata))
-		return;
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	pid = fork_child(_metadata);
+	pid = fork_mask_child(_metadata);
+	if (pid < 0)
+		return;
 	if (pid == 0) {
 		CHILD_ASSERT(drop_cap_sys_admin() == 0);
 		CHILD_ASSERT(set_nnp() == 0);
@@ -260,10 +260,10 @@ TEST(strict_over_mask_fails_with_einval)
 	struct mask m;
 	pid_t pid;
 
-	if (!require_mask(_metadata))
-		return;
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	pid = fork_masked(_metadata, false, &m);
+	pid = fork_mask_masked(_metadata, false, &m);
+	if (pid < 0)
+		return;
 	if (pid == 0) {
 		CHILD_ASSERT(prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT,
 				   0, 0, 0) == -1 && errno == EINVAL);
@@ -297,26 +297,20 @@ FIXTURE_TEARDOWN(stacking) {}
 
 TEST_F(stacking, is_allowed_and_the_mask_still_denies)
 {
-	struct sock_filter insn[] = {
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { .len = 1, .filter = insn };
 	struct mask m;
 	pid_t pid;
 
-	if (!require_mask(_metadata))
-		return;
 	mask_all_but(&m, __NR_getppid);
-	pid = fork_child(_metadata);
+	pid = fork_mask_child(_metadata);
+	if (pid < 0)
+		return;
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		if (variant->mask_first) {
 			CHILD_ASSERT(mask_prctl(&m) == 0);
-			if (variant->use_seccomp)
-				CHILD_ASSERT(sys_seccomp(SECCOMP_SET_MODE_FILTER,
-							 0, &prog) == 0);
-			else
-				CHILD_ASSERT(filter_allow_all() == 0);
+			/* An allow-all filter, through seccomp(2) or prctl(). */
+			CHILD_ASSERT(filter_install(variant->use_seccomp ? 0 : -1,
+						    NULL, 0) == 0);
 		} else {
 			CHILD_ASSERT(filter_allow_all() == 0);
 			CHILD_ASSERT(mask_install(variant->use_seccomp, &m) == 0);
@@ -423,10 +417,10 @@ TEST(x32_number_is_killed_even_when_low_bits_are_allowed)
 	struct mask m;
 	pid_t pid;
 
-	if (!require_mask(_metadata))
-		return;
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	pid = fork_masked(_metadata, false, &m);
+	pid = fork_mask_masked(_metadata, false, &m);
+	if (pid < 0)
+		return;
 	if (pid == 0) {
 		CHILD_ASSERT(syscall(__NR_getppid) == getppid());
 		CHILD_DENIED(x32_syscall(__NR_getppid, 0, 0, 0));
@@ -450,33 +444,21 @@ TEST(prctl_through_the_other_abi_installs_that_abis_mask)
 		return;
 	if (!require_other_abi(_metadata))
 		return;
-#if X86_BUILD == 64
 	bits = low_page();
 	ASSERT_TRUE(!!bits);
-#else
-	bits = malloc(SECCOMP_MASK_MAX_BITS / 8);
-	ASSERT_TRUE(!!bits);
-#endif
 	memset(bits, 0xff, SECCOMP_MASK_MAX_BITS / 8);
 	pid = fork_child(_metadata);
 	if (pid == 0) {
 		pid_t me = getpid();
 
 		CHILD_ASSERT(set_nnp() == 0);
-#if X86_BUILD == 64
-		CHILD_ASSERT(sys32(NR32_prctl, PR_SET_SECCOMP, SECCOMP_MODE_MASK,
-				   (long)bits, SECCOMP_MASK_MAX_BITS, 0) == 0);
+		CHILD_ASSERT(other_sys(OTHER_NR_prctl, PR_SET_SECCOMP,
+				       SECCOMP_MODE_MASK, (long)bits,
+				       SECCOMP_MASK_MAX_BITS, 0) == 0);
 		/* No syscall of this ABI from here on, but the denied one. */
-		if (sys32(NR32_prctl, PR_GET_SECCOMP, 0, 0, 0, 0) != 3 ||
-		    sys32(NR32_getpid, 0, 0, 0, 0, 0) != me)
-			sys32(NR32_exit_group, 3, 0, 0, 0, 0);
-#else
-		CHILD_ASSERT(sys64(NR64_prctl, PR_SET_SECCOMP, SECCOMP_MODE_MASK,
-				   (long)bits, SECCOMP_MASK_MAX_BITS, 0) == 0);
-		if (sys64(NR64_prctl, PR_GET_SECCOMP, 0, 0, 0, 0) != 3 ||
-		    sys64(NR64_getpid, 0, 0, 0, 0, 0) != me)
-			sys64(NR64_exit_group, 3, 0, 0, 0, 0);
-#endif
+		if (other_call(OTHER_NR_prctl, PR_GET_SECCOMP, 0, 0) != 3 ||
+		    other_call(OTHER_NR_getpid, 0, 0, 0) != me)
+			other_call(OTHER_NR_exit_group, 3, 0, 0);
 		CHILD_DENIED(syscall(__NR_getpid));
 		_exit(0);
 	}

@@ -323,6 +323,23 @@ static inline pid_t fork_strict(struct __test_metadata *const _metadata,
 }
 
 /*
+ * In a child in strict mode (see fork_strict(), with @nnp), @call must
+ * be denied: the child must be killed by strict mode (SIGKILL) right at
+ * it.
+ */
+#define ASSERT_STRICT_DENIES(nnp, call)					\
+	do {								\
+		pid_t __pid = fork_strict(_metadata, nnp);		\
+									\
+		if (__pid == 0) {					\
+			CHILD_DENIED(call);				\
+			syscall(__NR_exit, 0);				\
+		}							\
+		__assert_child_killed_at(_metadata, __pid, SIGKILL,	\
+					 __LINE__);			\
+	} while (0)
+
+/*
  * In strict mode the prctl() and seccomp() calls themselves are not
  * allowed: a child in strict mode (after no_new_privs) that asks for a
  * mask with @action must be killed by strict mode (SIGKILL) at that call,
@@ -333,15 +350,9 @@ assert_mask_over_strict_killed(struct __test_metadata *const _metadata,
 			       unsigned long action)
 {
 	struct mask m;
-	pid_t pid;
 
 	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	pid = fork_strict(_metadata, true);
-	if (pid == 0) {
-		CHILD_DENIED(mask_prctl_action(&m, action));
-		syscall(__NR_exit, 0);
-	}
-	ASSERT_CHILD_KILLED_AT(pid, SIGKILL);
+	ASSERT_STRICT_DENIES(true, mask_prctl_action(&m, action));
 }
 
 /*

@@ -236,6 +236,26 @@ static void sud_child_setup(bool mask, __u32 action, const struct mask *m)
 			   (char *)&sud_selector) == 0);
 }
 
+/*
+ * The variant's child: fork_child(), and in the child sud_child_setup()
+ * with a mask of all but getppid. The pid in the parent, 0 in the child,
+ * -1 when the test is skipped (a mask variant without the mask mode).
+ */
+static pid_t fork_sud_child(struct __test_metadata *const _metadata,
+			    bool mask, __u32 action)
+{
+	struct mask m;
+	pid_t pid;
+
+	if (mask && !require_mask(_metadata))
+		return -1;
+	mask_all_but(&m, __NR_getppid);
+	pid = fork_child(_metadata);
+	if (pid == 0)
+		sud_child_setup(mask, action, &m);
+	return pid;
+}
+
 /* The bytes waiting in the pipe whose read end is @fd. */
 static int pipe_bytes(int fd)
 {
@@ -252,20 +272,16 @@ static int pipe_bytes(int fd)
  */
 TEST_F(sud, allowed_call_is_dispatched)
 {
-	struct mask m;
-	pid_t pid;
+	pid_t pid = fork_sud_child(_metadata, variant->mask, variant->action);
 
-	if (variant->mask && !require_mask(_metadata))
+	if (pid < 0)
 		return;
-	mask_all_but(&m, __NR_getppid);
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		long ret;
 		int p[2];
 
+		/* Dispatch is on, with the selector at ALLOW. */
 		CHILD_ASSERT(pipe(p) == 0);
-		sud_child_setup(variant->mask, variant->action, &m);
-
 		ret = sud_block_call(false, __NR_write, p[1], (long)"abc", 3);
 		CHILD_ASSERT_DISPATCHED(__NR_write, ret);
 		CHILD_ASSERT(pipe_bytes(p[0]) == 0);
@@ -311,17 +327,13 @@ static bool mask_judged_getppid(bool mask, __u32 action, long ret,
  */
 TEST_F(sud, denied_call_is_dispatched_before_the_mask)
 {
-	pid_t parent = getpid(), pid;
-	struct mask m;
+	pid_t parent = getpid();
+	pid_t pid = fork_sud_child(_metadata, variant->mask, variant->action);
 
-	if (variant->mask && !require_mask(_metadata))
+	if (pid < 0)
 		return;
-	mask_all_but(&m, __NR_getppid);
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		long ret;
-
-		sud_child_setup(variant->mask, variant->action, &m);
 
 		ret = sud_block_call(false, __NR_getppid, 0, 0, 0);
 		CHILD_ASSERT_DISPATCHED(__NR_getppid, ret);
@@ -629,7 +641,6 @@ TEST_F(audit, allowed_call_makes_one_syscall_record)
 {
 	struct audit_conn *a = &self->a;
 	gid_t egid = getegid();
-	char val[64], want[64];
 	struct handshake h;
 	double deadline;
 	struct mask m;
@@ -690,20 +701,11 @@ TEST_F(audit, allowed_call_makes_one_syscall_record)
 		       a->records);
 	}
 
-	ASSERT_TRUE(audit_field(a->rec, "arch", val, sizeof(val)));
-	snprintf(want, sizeof(want), "%x", SELF_ARCH);
-	EXPECT_STREQ(want, val);
-	ASSERT_TRUE(audit_field(a->rec, "syscall", val, sizeof(val)));
-	snprintf(want, sizeof(want), "%d", __NR_getpid);
-	EXPECT_STREQ(want, val);
-	ASSERT_TRUE(audit_field(a->rec, "success", val, sizeof(val)));
-	EXPECT_STREQ("yes", val);
-	ASSERT_TRUE(audit_field(a->rec, "exit", val, sizeof(val)));
-	snprintf(want, sizeof(want), "%d", pid);
-	EXPECT_STREQ(want, val);
-	ASSERT_TRUE(audit_field(a->rec, "a0", val, sizeof(val)));
-	snprintf(want, sizeof(want), "%x", AUDIT_A0);
-	EXPECT_STREQ(want, val);
+	expect_audit_field(_metadata, a->rec, "arch", "%x", SELF_ARCH);
+	expect_audit_field(_metadata, a->rec, "syscall", "%d", __NR_getpid);
+	expect_audit_field(_metadata, a->rec, "success", "yes");
+	expect_audit_field(_metadata, a->rec, "exit", "%d", pid);
+	expect_audit_field(_metadata, a->rec, "a0", "%x", AUDIT_A0);
 }
 
 #endif

@@ -767,18 +767,14 @@ FIXTURE_VARIANT_ADD(buffer_end, seccomp_9_one_byte_past_is_efault) {
 
 FIXTURE_SETUP(buffer_end)
 {
-	unsigned char *p = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE,
-				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	ASSERT_TRUE(p != MAP_FAILED);
-	ASSERT_EQ(0, munmap(p + 4096, 4096));
-	memset(p, 0xff, 4096);
-	self->page = p;
+	self->page = page_before_hole();
+	ASSERT_TRUE(!!self->page);
+	memset(self->page, 0xff, 4096);
 }
 
 FIXTURE_TEARDOWN(buffer_end)
 {
-	munmap(self->page, 4096);
+	page_put(self->page);
 }
 
 TEST_F(buffer_end, bits_up_to_the_last_mapped_byte)
@@ -787,10 +783,10 @@ TEST_F(buffer_end, bits_up_to_the_last_mapped_byte)
 	unsigned char *bits;
 	pid_t pid;
 
-	if (!require_mask(_metadata))
-		return;
 	bits = self->page + 4096 - bytes + variant->one_byte_past;
-	pid = fork_child(_metadata);
+	pid = fork_mask_child(_metadata);
+	if (pid < 0)
+		return;
 	if (pid == 0) {
 		struct seccomp_mask e = {
 			.arch = SELF_ARCH,
@@ -896,31 +892,26 @@ FIXTURE_VARIANT_ADD(enomem, other_abi_prctl_tighten) { .other_abi = true, .tight
 /* PR_SET_SECCOMP through the other x86 ABI: its mask, or -errno. */
 static long other_abi_prctl(const struct mask *m)
 {
+	const unsigned char *bits = m->bits;
+#if X86_BUILD == 64
+	/* int $0x80 takes pointers below 4 GiB. */
 	static unsigned char *low;
 
-#if X86_BUILD == 64
 	if (!low)
 		low = low_page();
 	if (!low)
 		return -ENOMEM;
 	memcpy(low, m->bits, (m->nbits + 7) / 8);
-	return sys32(NR32_prctl, PR_SET_SECCOMP, SECCOMP_MODE_MASK,
-		     (long)low, m->nbits, 0);
-#else
-	(void)low;
-	return sys64(NR64_prctl, PR_SET_SECCOMP, SECCOMP_MODE_MASK,
-		     (long)m->bits, m->nbits, 0);
+	bits = low;
 #endif
+	return other_sys(OTHER_NR_prctl, PR_SET_SECCOMP, SECCOMP_MODE_MASK,
+			 (long)bits, m->nbits, 0);
 }
 
 /* exit_group through the other x86 ABI. */
 static void other_abi_exit(int code)
 {
-#if X86_BUILD == 64
-	int80(NR32_exit_group, code, 0, 0);
-#else
-	syscall64(NR64_exit_group, code, 0, 0);
-#endif
+	other_call(OTHER_NR_exit_group, code, 0, 0);
 	_exit(code);
 }
 #endif

@@ -51,24 +51,12 @@ static long features_call(unsigned int flags, void *f)
  */
 static bool seccomp_state(char *out, size_t len)
 {
-	char buf[8192];
-	const char *p = buf;
-	size_t pos;
+	int n = snprintf(out, len, "mode %d nnp %d\n",
+			 prctl(PR_GET_SECCOMP, 0, 0, 0, 0),
+			 prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0));
 
-	if (read_status(0, buf, sizeof(buf)))
-		return false;
-	pos = snprintf(out, len, "mode %d nnp %d\n",
-		       prctl(PR_GET_SECCOMP, 0, 0, 0, 0),
-		       prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0));
-	while (*p && pos < len) {
-		const char *end = strchrnul(p, '\n');
-
-		if (!strncmp(p, "Seccomp", 7) || !strncmp(p, "NoNewPrivs", 10))
-			pos += snprintf(out + pos, len - pos, "%.*s\n",
-					(int)(end - p), p);
-		p = *end ? end + 1 : end;
-	}
-	return pos < len;
+	return n > 0 && (size_t)n < len &&
+	       seccomp_lines(0, true, out + n, len - n);
 }
 
 /*
@@ -94,9 +82,14 @@ static void child_check_x86_values(const struct seccomp_mask_features *f)
 	CHILD_ASSERT(f->arches[3].arch == 0 && f->arches[3].max_bits == 0);
 }
 
-/* The x86 values need the ia32 ABI: fail (required) or skip without it. */
-static bool require_x86_kernel(struct __test_metadata *const _metadata)
+/*
+ * require_mask(), then the ia32 ABI, which the x86 values need: fail
+ * (required) or skip without it.
+ */
+static bool require_mask_x86_kernel(struct __test_metadata *const _metadata)
 {
+	if (!require_mask(_metadata))
+		return false;
 #ifdef X86_BUILD
 	if (other_abi_available())
 		return true;
@@ -133,13 +126,7 @@ FIXTURE_VARIANT_ADD(query, mask_under_filter_unprivileged) {
 	.prior = P_MASK_THEN_FILTER, .drop_cap = true,
 };
 
-FIXTURE_SETUP(query)
-{
-	if (!require_mask(_metadata))
-		return;
-	require_x86_kernel(_metadata);
-}
-
+FIXTURE_SETUP(query) { require_mask_x86_kernel(_metadata); }
 FIXTURE_TEARDOWN(query) {}
 
 TEST_F(query, reports_this_kernel_and_changes_nothing)
@@ -205,21 +192,15 @@ TEST_F(query, reports_this_kernel_and_changes_nothing)
 
 TEST(strict_mode_kills_the_query)
 {
-	pid_t pid;
+	struct seccomp_mask_features f;
 
 	if (!require_mask(_metadata))
 		return;
-	pid = fork_child(_metadata);
-	if (pid == 0) {
-		struct seccomp_mask_features f;
-
-		CHILD_ASSERT(mask_features(&f) == 0);
-		CHILD_ASSERT(f.size == FEATURES_SIZE);
-		CHILD_ASSERT(prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT, 0, 0, 0) == 0);
-		CHILD_DENIED(mask_features(&f));
-		syscall(__NR_exit, 0);
-	}
-	ASSERT_CHILD_KILLED_AT(pid, SIGKILL);
+	/* In mode 0 the query works... */
+	ASSERT_EQ(0, mask_features(&f));
+	ASSERT_EQ(FEATURES_SIZE, f.size);
+	/* ...in strict mode it is killed, as any call but read and write. */
+	ASSERT_STRICT_DENIES(false, mask_features(&f));
 }
 
 /* The struct's own size rules. */
@@ -228,33 +209,30 @@ FIXTURE(size) {
 };
 
 FIXTURE_VARIANT(size) {
-	__u32 size;
-	int err;		/* 0: filled */
-	unsigned int nonzero_at;	/* a non-zero byte there (>= 56), 0: none */
-	unsigned int over_hole;	/* bytes of the struct past the mapping */
+	struct size_case c;	/* err 0: filled; nonzero_at >= 56 */
 	bool canary;		/* 8 bytes after the struct that must stay */
 	unsigned int flags;
 	bool null;
 };
 
-/* { .size, .err, .nonzero_at, .over_hole, .canary, .flags, .null } */
-FIXTURE_VARIANT_ADD(size, size_0_is_einval) { 0, EINVAL };
-FIXTURE_VARIANT_ADD(size, size_24_is_einval) { 24, EINVAL };
-FIXTURE_VARIANT_ADD(size, size_55_is_einval) { 55, EINVAL };
-FIXTURE_VARIANT_ADD(size, size_56_is_filled_and_nothing_past_it) { 56, 0, 0, 0, true };
-FIXTURE_VARIANT_ADD(size, size_56_ending_at_the_mapping_is_filled) { 56 };
-FIXTURE_VARIANT_ADD(size, size_64_zero_tail_is_filled_56) { 64, 0, 0, 0, true };
-FIXTURE_VARIANT_ADD(size, size_4096_zero_tail_is_filled_56) { 4096 };
-FIXTURE_VARIANT_ADD(size, size_64_nonzero_at_56_is_e2big) { 64, E2BIG, 56 };
-FIXTURE_VARIANT_ADD(size, size_64_nonzero_at_63_is_e2big) { 64, E2BIG, 63 };
-FIXTURE_VARIANT_ADD(size, size_4096_nonzero_at_4095_is_e2big) { 4096, E2BIG, 4095 };
-FIXTURE_VARIANT_ADD(size, size_4097_is_e2big) { 4097, E2BIG };
-FIXTURE_VARIANT_ADD(size, size_0xffffffff_is_e2big) { 0xffffffff, E2BIG };
-FIXTURE_VARIANT_ADD(size, flags_1_is_einval) { 56, EINVAL, 0, 0, false, 1 };
-FIXTURE_VARIANT_ADD(size, flags_bit_31_is_einval) { 56, EINVAL, 0, 0, false, 1U << 31 };
-FIXTURE_VARIANT_ADD(size, null_is_efault) { 56, EFAULT, 0, 0, false, 0, true };
-FIXTURE_VARIANT_ADD(size, size_56_last_byte_unmapped_is_efault) { 56, EFAULT, 0, 1 };
-FIXTURE_VARIANT_ADD(size, size_64_tail_unmapped_is_efault) { 64, EFAULT, 0, 4 };
+/* { { .size, .err, .nonzero_at, .over_hole }, .canary, .flags, .null } */
+FIXTURE_VARIANT_ADD(size, size_0_is_einval) { { 0, EINVAL } };
+FIXTURE_VARIANT_ADD(size, size_24_is_einval) { { 24, EINVAL } };
+FIXTURE_VARIANT_ADD(size, size_55_is_einval) { { 55, EINVAL } };
+FIXTURE_VARIANT_ADD(size, size_56_is_filled_and_nothing_past_it) { { 56, 0, 0, 0 }, true };
+FIXTURE_VARIANT_ADD(size, size_56_ending_at_the_mapping_is_filled) { { 56 } };
+FIXTURE_VARIANT_ADD(size, size_64_zero_tail_is_filled_56) { { 64, 0, 0, 0 }, true };
+FIXTURE_VARIANT_ADD(size, size_4096_zero_tail_is_filled_56) { { 4096 } };
+FIXTURE_VARIANT_ADD(size, size_64_nonzero_at_56_is_e2big) { { 64, E2BIG, 56 } };
+FIXTURE_VARIANT_ADD(size, size_64_nonzero_at_63_is_e2big) { { 64, E2BIG, 63 } };
+FIXTURE_VARIANT_ADD(size, size_4096_nonzero_at_4095_is_e2big) { { 4096, E2BIG, 4095 } };
+FIXTURE_VARIANT_ADD(size, size_4097_is_e2big) { { 4097, E2BIG } };
+FIXTURE_VARIANT_ADD(size, size_0xffffffff_is_e2big) { { 0xffffffff, E2BIG } };
+FIXTURE_VARIANT_ADD(size, flags_1_is_einval) { { 56, EINVAL, 0, 0 }, false, 1 };
+FIXTURE_VARIANT_ADD(size, flags_bit_31_is_einval) { { 56, EINVAL, 0, 0 }, false, 1U << 31 };
+FIXTURE_VARIANT_ADD(size, null_is_efault) { { 56, EFAULT, 0, 0 }, false, 0, true };
+FIXTURE_VARIANT_ADD(size, size_56_last_byte_unmapped_is_efault) { { 56, EFAULT, 0, 1 } };
+FIXTURE_VARIANT_ADD(size, size_64_tail_unmapped_is_efault) { { 64, EFAULT, 0, 4 } };
 
 FIXTURE_SETUP(size) { self->page = require_mask_page(_metadata); }
 FIXTURE_TEARDOWN(size) { page_put(self->page); }
@@ -262,31 +240,26 @@ FIXTURE_TEARDOWN(size) { page_put(self->page); }
 TEST_F(size, rules)
 {
 	const unsigned int canary = variant->canary ? 8 : 0;
+	const struct size_case *c = &variant->c;
 	struct seccomp_mask_features *f, good;
 	size_t span, avail, i;
 	unsigned char *at;
 
 	/*
 	 * The struct ends where the mapping ends (@over_hole bytes past it),
-	 * or @canary bytes before; a size above a page starts at the page.
+	 * or @canary bytes before; the page around it 0x5a, its fields 0xa5.
 	 */
-	span = variant->size < FEATURES_SIZE ? FEATURES_SIZE : variant->size;
-	at = self->page;
-	if (span <= 4096)
-		at = self->page + 4096 - span - canary + variant->over_hole;
-	avail = self->page + 4096 - at;
-	memset(self->page, 0x5a, 4096);
+	span = c->size < FEATURES_SIZE ? FEATURES_SIZE : c->size;
+	at = place_sized(self->page, c, FEATURES_SIZE, canary, 0x5a, &avail);
 	memset(at, 0xa5, avail < FEATURES_SIZE ? avail : FEATURES_SIZE);
-	for (i = FEATURES_SIZE; i < span && i < avail; i++)
-		at[i] = i == variant->nonzero_at ? 0x80 : 0;
 	f = (struct seccomp_mask_features *)at;
-	f->size = variant->size;
+	f->size = c->size;
 
 	errno = 0;
-	if (variant->err) {
+	if (c->err) {
 		ASSERT_EQ(-1, features_call(variant->flags,
 					    variant->null ? NULL : f));
-		ASSERT_EQ(variant->err, errno);
+		ASSERT_EQ(c->err, errno);
 		/* The same query with a valid size and flags works. */
 		ASSERT_EQ(0, mask_features(&good)) {
 			TH_LOG("a query of size 56, flags 0: %s", strerror(errno));
@@ -295,7 +268,7 @@ TEST_F(size, rules)
 		return;
 	}
 	ASSERT_EQ(0, features_call(variant->flags, f)) {
-		TH_LOG("size %u: %s", variant->size, strerror(errno));
+		TH_LOG("size %u: %s", c->size, strerror(errno));
 	}
 	/* min(size, 56) bytes written; size says how many. */
 	EXPECT_EQ(FEATURES_SIZE, f->size);

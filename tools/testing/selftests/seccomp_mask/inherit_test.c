@@ -17,10 +17,16 @@ static void install_deny_getppid(void)
 	CHILD_ASSERT(mask_prctl(&deny_getppid) == 0);
 }
 
-/* fork_child(), and the child installs the mask (install_deny_getppid()). */
-static pid_t fork_denying_getppid(struct __test_metadata *const _metadata)
+/*
+ * fork_mask_child() (fork_mask_threads_child() with @threads), and the
+ * child installs the mask (install_deny_getppid()): the pid in the
+ * parent, 0 in the child, -1 when the test is skipped.
+ */
+static pid_t fork_denying_getppid(struct __test_metadata *const _metadata,
+				  bool threads)
 {
-	pid_t pid = fork_child(_metadata);
+	pid_t pid = threads ? fork_mask_threads_child(_metadata) :
+		    fork_mask_child(_metadata);
 
 	if (pid == 0)
 		install_deny_getppid();
@@ -58,15 +64,20 @@ static void grandchild_dies_at_getppid(bool use_vfork)
 	CHILD_ASSERT(grandchild_died_at_denied_call());
 }
 
-TEST(fork_child_inherits_the_mask)
+/*
+ * The masked child's own child, made by vfork() with @use_vfork, else by
+ * fork(), has the mask: it dies at the denied call, and the masked child
+ * lives on, still in mode 3.
+ */
+static void assert_grandchild_inherits(struct __test_metadata *const _metadata,
+				       bool use_vfork)
 {
-	pid_t pid;
+	pid_t pid = fork_denying_getppid(_metadata, false);
 
-	if (!require_mask(_metadata))
+	if (pid < 0)
 		return;
-	pid = fork_denying_getppid(_metadata);
 	if (pid == 0) {
-		grandchild_dies_at_getppid(false);
+		grandchild_dies_at_getppid(use_vfork);
 		/* The parent is unaffected by its child's kill. */
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
 		_exit(0);
@@ -74,18 +85,14 @@ TEST(fork_child_inherits_the_mask)
 	ASSERT_CHILD_OK(pid);
 }
 
+TEST(fork_child_inherits_the_mask)
+{
+	assert_grandchild_inherits(_metadata, false);
+}
+
 TEST(vfork_child_inherits_the_mask)
 {
-	pid_t pid;
-
-	if (!require_mask(_metadata))
-		return;
-	pid = fork_denying_getppid(_metadata);
-	if (pid == 0) {
-		grandchild_dies_at_getppid(true);
-		_exit(0);
-	}
-	ASSERT_CHILD_OK(pid);
+	assert_grandchild_inherits(_metadata, true);
 }
 
 static int thread_mode = -1;
@@ -103,11 +110,10 @@ static int clone_thread_fn(void *arg)
 
 TEST(clone_thread_shares_the_mask_and_its_kill_takes_the_process)
 {
-	pid_t pid;
+	pid_t pid = fork_mask_child(_metadata);
 
-	if (!require_mask(_metadata))
+	if (pid < 0)
 		return;
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		const size_t size = 64 * 1024;
 		char *stack = malloc(size);
@@ -128,31 +134,13 @@ TEST(clone_thread_shares_the_mask_and_its_kill_takes_the_process)
 	ASSERT_CHILD_DENIED(pid);
 }
 
+/* The threads of the two tests below. */
 static void *pthread_fn(void *arg)
 {
 	int *mode = arg;
 
 	*mode = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
 	return NULL;
-}
-
-TEST(pthread_shares_the_mask)
-{
-	pid_t pid;
-
-	if (!require_mask(_metadata) || !require_threads(_metadata))
-		return;
-	pid = fork_denying_getppid(_metadata);
-	if (pid == 0) {
-		pthread_t t;
-		int mode = -1;
-
-		CHILD_ASSERT(pthread_create(&t, NULL, pthread_fn, &mode) == 0);
-		CHILD_ASSERT(pthread_join(t, NULL) == 0);
-		CHILD_ASSERT(mode == 3);
-		_exit(0);
-	}
-	ASSERT_CHILD_OK(pid);
 }
 
 static void *sleeper_fn(void *arg)
@@ -169,13 +157,30 @@ static void *denier_fn(void *arg)
 	return NULL;
 }
 
+TEST(pthread_shares_the_mask)
+{
+	pid_t pid = fork_denying_getppid(_metadata, true);
+
+	if (pid < 0)
+		return;
+	if (pid == 0) {
+		pthread_t t;
+		int mode = -1;
+
+		CHILD_ASSERT(pthread_create(&t, NULL, pthread_fn, &mode) == 0);
+		CHILD_ASSERT(pthread_join(t, NULL) == 0);
+		CHILD_ASSERT(mode == 3);
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+}
+
 TEST(denied_call_in_one_thread_kills_every_thread)
 {
-	pid_t pid;
+	pid_t pid = fork_denying_getppid(_metadata, true);
 
-	if (!require_mask(_metadata) || !require_threads(_metadata))
+	if (pid < 0)
 		return;
-	pid = fork_denying_getppid(_metadata);
 	if (pid == 0) {
 		pthread_t t[4];
 		int i;
@@ -346,11 +351,10 @@ static void __noreturn exec_helper(const char *helper, __u32 action,
  */
 TEST_F(execve, keeps_the_mask)
 {
-	pid_t pid;
+	pid_t pid = fork_mask_child(_metadata);
 
-	if (!require_mask(_metadata))
+	if (pid < 0)
 		return;
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		char getpid_is[32];
 		const char *const extra[] = { "-c", getpid_is, NULL };
@@ -405,11 +409,10 @@ TEST_F(execve, denied_call_after_execve_is_killed)
  */
 TEST_F(execve, keeps_the_errno_action)
 {
-	pid_t pid;
+	pid_t pid = fork_mask_child(_metadata);
 
-	if (!require_mask(_metadata))
+	if (pid < 0)
 		return;
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		char getpid_is[32], getppid_is[32];
 		const char *const extra[] = {

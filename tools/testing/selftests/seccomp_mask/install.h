@@ -45,6 +45,23 @@ static inline bool mask_test(const struct mask *m, unsigned int nr)
 	return nr < m->nbits && (m->bits[nr / 8] & (1 << (nr % 8)));
 }
 
+/* @nbits bits, only those of the @n numbers @nrs set. */
+static inline void mask_only(struct mask *m, unsigned int nbits,
+			     const unsigned int *nrs, size_t n)
+{
+	size_t i;
+
+	mask_none(m, nbits);
+	for (i = 0; i < n; i++)
+		mask_set(m, nrs[i]);
+}
+
+/* mask_only() with the numbers listed: MASK_ONLY(&m, 64, 1, 3, 60). */
+#define MASK_ONLY(m, nbits, ...)					\
+	mask_only(m, nbits, (const unsigned int[]){ __VA_ARGS__ },	\
+		  sizeof((const unsigned int[]){ __VA_ARGS__ }) /	\
+		  sizeof(unsigned int))
+
 /* Everything up to SECCOMP_MASK_MAX_BITS allowed but @nr. */
 static inline void mask_all_but(struct mask *m, unsigned int nr)
 {
@@ -145,6 +162,14 @@ static inline long mask_seccomp_set(unsigned int flags, __u32 action,
 	return syscall(__NR_seccomp, SECCOMP_SET_MODE_MASK, flags, &set);
 }
 
+/* mask_seccomp_set() with @m alone, the mask of this program's ABI. */
+static inline long mask_seccomp_self(unsigned int flags, __u32 action,
+				     const struct mask *m)
+{
+	return mask_seccomp_set(flags, action, 1, (const __u32[]){ SELF_ARCH },
+				&m);
+}
+
 /* Install or tighten the masks of @n ABIs through seccomp(2). */
 static inline int mask_seccomp(unsigned int n, const __u32 *arch,
 			       const struct mask *const *m)
@@ -186,6 +211,44 @@ static inline unsigned char *page_before_hole(void)
 		return NULL;
 	}
 	return p;
+}
+
+/*
+ * A size case of an extensible struct: its size, the errno expected of
+ * the call (0: taken), a non-zero byte there in its tail (0: none), and
+ * how many of its bytes are past the mapping.
+ */
+struct size_case {
+	__u32 size;
+	int err;
+	unsigned int nonzero_at;
+	unsigned int over_hole;
+};
+
+/*
+ * Lay the struct of @c, whose first @min bytes the caller writes, out in
+ * @page (of page_before_hole()), the rest of which is @fill: it ends
+ * @c->over_hole bytes past the mapping, or @gap bytes before its end; a
+ * size above a page starts at the page, so that its bytes past the first
+ * 4096 are not mapped; a size below @min spans @min bytes all the same.
+ * Its mapped bytes past @min are zero, but for 0x80 at @c->nonzero_at.
+ * Where it starts; *@avail, how many bytes are mapped from there.
+ */
+static inline unsigned char *place_sized(unsigned char *page,
+					 const struct size_case *c, size_t min,
+					 size_t gap, int fill, size_t *avail)
+{
+	size_t span = c->size < min ? min : c->size;
+	unsigned char *at = page;
+	size_t i;
+
+	if (span <= 4096)
+		at = page + 4096 - span - gap + c->over_hole;
+	*avail = page + 4096 - at;
+	memset(page, fill, 4096);
+	for (i = min; i < span && i < *avail; i++)
+		at[i] = i == c->nonzero_at ? 0x80 : 0;
+	return at;
 }
 
 /* munmap() the page of page_before_hole(), if any. */
@@ -235,18 +298,59 @@ static inline int mask_seccomp_x86(const struct mask *m64,
 }
 #endif
 
-/* An allow-everything BPF filter (mode 2). */
+/* A rule of filter_install(): @ret for this program's ABI's syscall @nr. */
+struct filter_rule {
+	unsigned int nr;
+	__u32 ret;
+};
+
+#define FILTER_RULES_MAX	4
+
+/*
+ * A BPF filter (mode 2) that returns each of the @n @rules' ret for its
+ * syscall of this program's ABI and allows everything else, the calls of
+ * the other ABIs included; with @n 0, a single SECCOMP_RET_ALLOW.
+ * Through prctl() when @flags is -1, else through seccomp(2) with @flags.
+ * 0, or -1 with errno.
+ */
+static inline long filter_install(long flags, const struct filter_rule *rules,
+				  unsigned int n)
+{
+	struct sock_filter insn[3 + 2 * FILTER_RULES_MAX + 1];
+	struct sock_fprog prog = { .filter = insn };
+	unsigned int i, len = 0;
+
+	if (n > FILTER_RULES_MAX) {
+		errno = E2BIG;
+		return -1;
+	}
+	if (n) {
+		insn[len++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+				offsetof(struct seccomp_data, arch));
+		/* Another ABI: past the rules, to the allow. */
+		insn[len++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+				SELF_ARCH, 0, 2 * n + 1);
+		insn[len++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+				offsetof(struct seccomp_data, nr));
+	}
+	for (i = 0; i < n; i++) {
+		insn[len++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+				rules[i].nr, 0, 1);
+		insn[len++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+				rules[i].ret);
+	}
+	insn[len++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+						   SECCOMP_RET_ALLOW);
+	prog.len = len;
+	if (flags < 0)
+		return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+	return syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
+}
+
+/* An allow-everything BPF filter (mode 2), through prctl(). */
 static inline int filter_allow_all(void)
 {
-	struct sock_filter insn[] = {
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = {
-		.len = 1,
-		.filter = insn,
-	};
-
-	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+	return filter_install(-1, NULL, 0);
 }
 
 /* Drop CAP_SYS_ADMIN from the effective set, without libcap. */

@@ -69,17 +69,10 @@ static void deny_getppid(__u32 action)
 static void masked_getppid(bool other_abi)
 {
 	deny_getppid(0);
-#if X86_BUILD == 64
 	if (other_abi)
-		CHILD_DENIED(int80(NR32_getppid, 0, 0, 0));
+		CHILD_DENIED(other_call(OTHER_NR_getppid, 0, 0, 0));
 	else
-		CHILD_DENIED(syscall(NR64_getppid));
-#else
-	if (other_abi)
-		CHILD_DENIED(syscall64(NR64_getppid, 0, 0, 0));
-	else
-		CHILD_DENIED(syscall(NR32_getppid));
-#endif
+		CHILD_DENIED(syscall(__NR_getppid));
 	_exit(0);
 }
 
@@ -379,10 +372,22 @@ FIXTURE_TEARDOWN(audit)
 		audit_unregister(self->netlink);
 }
 
+/* The record of expected(@other_abi)'s call, with @sig and action @code. */
+static void check_record(struct __test_metadata *const _metadata,
+			 const char *rec, bool other_abi, int sig, __u32 code)
+{
+	struct expected_kill e = expected(other_abi);
+
+	expect_audit_field(_metadata, rec, "syscall", "%d", e.nr);
+	expect_audit_field(_metadata, rec, "arch", "%x", e.arch);
+	expect_audit_field(_metadata, rec, "compat", "%d", e.compat);
+	expect_audit_field(_metadata, rec, "sig", "%d", sig);
+	expect_audit_field(_metadata, rec, "code", "0x%x", code);
+}
+
 TEST_F(audit, record_names_syscall_abi_and_compat)
 {
-	struct expected_kill e = expected(variant->other_abi);
-	char rec[1024], val[64], want[64];
+	char rec[1024];
 	int attempt, attempts;
 	pid_t pid;
 
@@ -409,20 +414,9 @@ TEST_F(audit, record_names_syscall_abi_and_compat)
 	}
 	TH_LOG("%s", rec);
 
-	ASSERT_TRUE(audit_field(rec, "sig", val, sizeof(val)));
-	EXPECT_STREQ("31", val);
-	ASSERT_TRUE(audit_field(rec, "arch", val, sizeof(val)));
-	snprintf(want, sizeof(want), "%x", e.arch);
-	EXPECT_STREQ(want, val);
-	ASSERT_TRUE(audit_field(rec, "syscall", val, sizeof(val)));
-	snprintf(want, sizeof(want), "%d", e.nr);
-	EXPECT_STREQ(want, val);
-	ASSERT_TRUE(audit_field(rec, "compat", val, sizeof(val)));
-	snprintf(want, sizeof(want), "%d", e.compat);
-	EXPECT_STREQ(want, val);
-	/* Killed as by SECCOMP_RET_KILL_PROCESS. */
-	ASSERT_TRUE(audit_field(rec, "code", val, sizeof(val)));
-	EXPECT_STREQ("0x80000000", val);
+	/* SIGSYS, killed as by SECCOMP_RET_KILL_PROCESS. */
+	check_record(_metadata, rec, variant->other_abi, SIGSYS,
+		     SECCOMP_RET_KILL_PROCESS);
 }
 
 /*
@@ -610,25 +604,12 @@ static void getppid_takes(bool other_abi, __u32 action)
  */
 static void marker_getppid(__u32 ret)
 {
-	struct sock_filter insn[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SELF_ARCH, 0, 3),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_getppid, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, ret),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = {
-		.len = ARRAY_SIZE(insn),
-		.filter = insn,
-	};
+	const struct filter_rule rule = { __NR_getppid, ret };
 	pid_t ppid = getppid();
 
 	no_core();
 	CHILD_ASSERT(set_nnp() == 0);
-	CHILD_ASSERT(prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) == 0);
+	CHILD_ASSERT(filter_install(-1, &rule, 1) == 0);
 	CHILD_DENIED(syscall(__NR_getppid));
 	CHILD_ASSERT(ret == SECCOMP_RET_LOG);
 	CHILD_ASSERT(child_report->denied_ret == ppid);
@@ -807,119 +788,82 @@ static bool logged_ready(struct __test_metadata *const _metadata,
 	return !other_abi || require_other_abi(_metadata);
 }
 
-/* The record of expected(@other_abi)'s call, with @sig and action @code. */
-static void check_record(struct __test_metadata *const _metadata,
-			 const char *rec, bool other_abi, int sig, __u32 code)
-{
-	struct expected_kill e = expected(other_abi);
-	char val[64], want[64];
-
-	ASSERT_TRUE(audit_field(rec, "syscall", val, sizeof(val))) {
-		TH_LOG("%s", rec);
-	}
-	snprintf(want, sizeof(want), "%d", e.nr);
-	EXPECT_STREQ(want, val);
-	ASSERT_TRUE(audit_field(rec, "arch", val, sizeof(val)));
-	snprintf(want, sizeof(want), "%x", e.arch);
-	EXPECT_STREQ(want, val);
-	ASSERT_TRUE(audit_field(rec, "compat", val, sizeof(val)));
-	snprintf(want, sizeof(want), "%d", e.compat);
-	EXPECT_STREQ(want, val);
-	ASSERT_TRUE(audit_field(rec, "sig", val, sizeof(val)));
-	snprintf(want, sizeof(want), "%d", sig);
-	EXPECT_STREQ(want, val);
-	ASSERT_TRUE(audit_field(rec, "code", val, sizeof(val)));
-	snprintf(want, sizeof(want), "0x%x", code);
-	EXPECT_STREQ(want, val);
-}
-
 /*
  * Three rounds of children at most (kmsg), each bounded: well within the
  * timeout, so that the teardown always runs.
  */
 #define LOGGED_TIMEOUT		90
 
+/*
+ * logged_ready(), then call_logged() with @action, and actions_logged
+ * without @without (NULL: with every action): the call must be logged
+ * (its record that of a SIGSYS for a kill, of no signal for a log) with
+ * @logged, else it must not be.
+ */
+static void expect_logged(struct __test_metadata *const _metadata,
+			  struct _test_data_logged *self, bool other_abi,
+			  __u32 action, const char *without, bool logged)
+{
+	char rec[1024], act[64];
+	bool got;
+
+	if (!logged_ready(_metadata, self, other_abi))
+		return;
+	action_format(action, act, sizeof(act));
+	got = call_logged(_metadata, self, other_abi, action, without, rec,
+			  sizeof(rec));
+	if (!logged) {
+		/* TRAP and ERRNO: as a filter's without SECCOMP_FILTER_FLAG_LOG. */
+		ASSERT_FALSE(got) {
+			TH_LOG("the %s action was logged, actions_logged %s%s: %s",
+			       act, without ? "without " : "with every action",
+			       without ? without : "", rec);
+		}
+		return;
+	}
+	ASSERT_TRUE(got) {
+		TH_LOG("no record of the %s action before the marker's (%s)",
+		       act, rec);
+	}
+	check_record(_metadata, rec, other_abi,
+		     action == SECCOMP_RET_KILL_PROCESS ? SIGSYS : 0, action);
+}
+
 TEST_F_TIMEOUT(logged, kill_logged_with_kill_process, LOGGED_TIMEOUT)
 {
-	char rec[1024];
-
-	if (!logged_ready(_metadata, self, variant->other_abi))
-		return;
-	ASSERT_TRUE(call_logged(_metadata, self, variant->other_abi,
-				SECCOMP_RET_KILL_PROCESS, NULL, rec,
-				sizeof(rec))) {
-		TH_LOG("no record of the kill before the marker's (%s)", rec);
-	}
-	check_record(_metadata, rec, variant->other_abi, SIGSYS,
-		     SECCOMP_RET_KILL_PROCESS);
+	expect_logged(_metadata, self, variant->other_abi,
+		      SECCOMP_RET_KILL_PROCESS, NULL, true);
 }
 
 TEST_F_TIMEOUT(logged, kill_not_logged_without_kill_process, LOGGED_TIMEOUT)
 {
-	char rec[1024];
-
-	if (!logged_ready(_metadata, self, variant->other_abi))
-		return;
-	ASSERT_FALSE(call_logged(_metadata, self, variant->other_abi,
-				 SECCOMP_RET_KILL_PROCESS, "kill_process", rec,
-				 sizeof(rec))) {
-		TH_LOG("logged although actions_logged lacks kill_process: %s",
-		       rec);
-	}
+	expect_logged(_metadata, self, variant->other_abi,
+		      SECCOMP_RET_KILL_PROCESS, "kill_process", false);
 }
 
 TEST_F_TIMEOUT(logged, log_logged_with_log, LOGGED_TIMEOUT)
 {
-	char rec[1024];
-
-	if (!logged_ready(_metadata, self, variant->other_abi))
-		return;
-	ASSERT_TRUE(call_logged(_metadata, self, variant->other_abi,
-				SECCOMP_RET_LOG, NULL, rec, sizeof(rec))) {
-		TH_LOG("no record of the logged call before the marker's (%s)",
-		       rec);
-	}
-	check_record(_metadata, rec, variant->other_abi, 0, SECCOMP_RET_LOG);
+	expect_logged(_metadata, self, variant->other_abi, SECCOMP_RET_LOG,
+		      NULL, true);
 }
 
 TEST_F_TIMEOUT(logged, log_not_logged_without_log, LOGGED_TIMEOUT)
 {
-	char rec[1024];
-
-	if (!logged_ready(_metadata, self, variant->other_abi))
-		return;
-	ASSERT_FALSE(call_logged(_metadata, self, variant->other_abi,
-				 SECCOMP_RET_LOG, "log", rec, sizeof(rec))) {
-		TH_LOG("logged although actions_logged lacks log: %s", rec);
-	}
+	expect_logged(_metadata, self, variant->other_abi, SECCOMP_RET_LOG,
+		      "log", false);
 }
 
 /* As for a filter without SECCOMP_FILTER_FLAG_LOG: trap in actions_logged or not. */
 TEST_F_TIMEOUT(logged, trap_not_logged_even_with_trap, LOGGED_TIMEOUT)
 {
-	char rec[1024];
-
-	if (!logged_ready(_metadata, self, variant->other_abi))
-		return;
-	ASSERT_FALSE(call_logged(_metadata, self, variant->other_abi,
-				 SECCOMP_RET_TRAP, NULL, rec, sizeof(rec))) {
-		TH_LOG("a TRAP was logged (a filter's is only with FLAG_LOG): %s",
-		       rec);
-	}
+	expect_logged(_metadata, self, variant->other_abi, SECCOMP_RET_TRAP,
+		      NULL, false);
 }
 
 TEST_F_TIMEOUT(logged, errno_not_logged_even_with_errno, LOGGED_TIMEOUT)
 {
-	char rec[1024];
-
-	if (!logged_ready(_metadata, self, variant->other_abi))
-		return;
-	ASSERT_FALSE(call_logged(_metadata, self, variant->other_abi,
-				 SECCOMP_RET_ERRNO | MASK_ERRNO, NULL, rec,
-				 sizeof(rec))) {
-		TH_LOG("an ERRNO was logged (a filter's is only with FLAG_LOG): %s",
-		       rec);
-	}
+	expect_logged(_metadata, self, variant->other_abi,
+		      SECCOMP_RET_ERRNO | MASK_ERRNO, NULL, false);
 }
 
 #endif

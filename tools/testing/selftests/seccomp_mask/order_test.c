@@ -59,231 +59,142 @@ FIXTURE_VARIANT(order) {
 	struct order_case c;
 };
 
+/* { .use_seccomp, .a, .b, .expected_errno } */
+
 /* Arguments before privilege. */
 FIXTURE_VARIANT_ADD(order, prctl_nbits_before_privilege) {
-	.c = {
-		.a = F_NBITS, .b = F_PRIV, .expected_errno = EINVAL,
-	},
+	{ false, F_NBITS, F_PRIV, EINVAL },
 };
 
 FIXTURE_VARIANT_ADD(order, prctl_action_before_privilege) {
-	.c = {
-		.a = F_ACTION, .b = F_PRIV, .expected_errno = EINVAL,
-	},
+	{ false, F_ACTION, F_PRIV, EINVAL },
 };
 
 FIXTURE_VARIANT_ADD(order, seccomp_flags_before_privilege) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_FLAGS, .b = F_PRIV, .expected_errno = EINVAL,
-	},
+	{ true, F_FLAGS, F_PRIV, EINVAL },
 };
 
 FIXTURE_VARIANT_ADD(order, seccomp_arch_before_privilege) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_ARCH, .b = F_PRIV, .expected_errno = EINVAL,
-	},
+	{ true, F_ARCH, F_PRIV, EINVAL },
 };
 
 FIXTURE_VARIANT_ADD(order, seccomp_set_before_privilege) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_SET, .b = F_PRIV, .expected_errno = EFAULT,
-	},
+	{ true, F_SET, F_PRIV, EFAULT },
 };
 
 FIXTURE_VARIANT_ADD(order, seccomp_flags_before_set) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_FLAGS, .b = F_SET, .expected_errno = EINVAL,
-	},
+	{ true, F_FLAGS, F_SET, EINVAL },
 };
 
 /* Privilege before the copy of the bits. */
 FIXTURE_VARIANT_ADD(order, prctl_privilege_before_bits) {
-	.c = {
-		.a = F_PRIV, .b = F_BITS, .expected_errno = EACCES,
-	},
+	{ false, F_PRIV, F_BITS, EACCES },
 };
 
 FIXTURE_VARIANT_ADD(order, seccomp_privilege_before_bits) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_PRIV, .b = F_BITS, .expected_errno = EACCES,
-	},
+	{ true, F_PRIV, F_BITS, EACCES },
 };
 
 /* Arguments before the copy of the bits. */
 FIXTURE_VARIANT_ADD(order, prctl_action_before_bits) {
-	.c = {
-		.a = F_ACTION, .b = F_BITS, .expected_errno = EINVAL,
-	},
+	{ false, F_ACTION, F_BITS, EINVAL },
 };
 
 FIXTURE_VARIANT_ADD(order, seccomp_arch_before_bits) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_ARCH, .b = F_BITS, .expected_errno = EINVAL,
-	},
+	{ true, F_ARCH, F_BITS, EINVAL },
 };
 
 /* The copy of the bits before the state of the task. */
 FIXTURE_VARIANT_ADD(order, prctl_bits_before_subset) {
-	.c = {
-		.a = F_BITS, .b = F_WIDER, .expected_errno = EFAULT,
-	},
+	{ false, F_BITS, F_WIDER, EFAULT },
 };
 
 FIXTURE_VARIANT_ADD(order, seccomp_bits_before_subset) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_BITS, .b = F_WIDER, .expected_errno = EFAULT,
-	},
+	{ true, F_BITS, F_WIDER, EFAULT },
 };
 
 /* Version 3, step 1: the flags before anything of the set. */
 FIXTURE_VARIANT_ADD(order, seccomp_flags_before_size_above_page) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_FLAGS, .b = F_SIZE_HUGE, .expected_errno = EINVAL,
-	},
+	{ true, F_FLAGS, F_SIZE_HUGE, EINVAL },
 };
 
 FIXTURE_VARIANT_ADD(order, seccomp_flags_before_tail) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_FLAGS, .b = F_TAIL, .expected_errno = EINVAL,
-	},
+	{ true, F_FLAGS, F_TAIL, EINVAL },
 };
 
 FIXTURE_VARIANT_ADD(order, seccomp_flags_before_struct_fault) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_FLAGS, .b = F_STRUCT_FAULT, .expected_errno = EINVAL,
-	},
+	{ true, F_FLAGS, F_STRUCT_FAULT, EINVAL },
 };
 
 /* Steps 3 and 4: the size before the copy of the struct. */
 FIXTURE_VARIANT_ADD(order, seccomp_size_below_first_layout_before_struct_fault) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_SIZE_SMALL, .b = F_STRUCT_FAULT, .expected_errno = EINVAL,
-	},
+	{ true, F_SIZE_SMALL, F_STRUCT_FAULT, EINVAL },
 };
 
 FIXTURE_VARIANT_ADD(order, seccomp_size_above_page_before_struct_fault) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_SIZE_HUGE, .b = F_STRUCT_FAULT, .expected_errno = E2BIG,
-	},
+	{ true, F_SIZE_HUGE, F_STRUCT_FAULT, E2BIG },
 };
 
 FIXTURE_VARIANT_ADD(order, seccomp_size_above_page_before_reserved) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_SIZE_HUGE, .b = F_RESERVED, .expected_errno = E2BIG,
-	},
+	{ true, F_SIZE_HUGE, F_RESERVED, E2BIG },
 };
 
 FIXTURE_VARIANT_ADD(order, seccomp_size_below_first_layout_before_privilege) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_SIZE_SMALL, .b = F_PRIV, .expected_errno = EINVAL,
-	},
+	{ true, F_SIZE_SMALL, F_PRIV, EINVAL },
 };
 
 FIXTURE_VARIANT_ADD(order, seccomp_size_below_first_layout_before_masks) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_SIZE_SMALL, .b = F_MASKS, .expected_errno = EINVAL,
-	},
+	{ true, F_SIZE_SMALL, F_MASKS, EINVAL },
 };
 
 /* Step 5: the tail before the reserved word and the version 2 checks. */
 FIXTURE_VARIANT_ADD(order, seccomp_tail_before_reserved) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_TAIL, .b = F_RESERVED, .expected_errno = E2BIG,
-	},
+	{ true, F_TAIL, F_RESERVED, E2BIG },
 };
 
 FIXTURE_VARIANT_ADD(order, seccomp_tail_fault_before_reserved) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_TAIL_FAULT, .b = F_RESERVED, .expected_errno = EFAULT,
-	},
+	{ true, F_TAIL_FAULT, F_RESERVED, EFAULT },
 };
 
 FIXTURE_VARIANT_ADD(order, seccomp_tail_before_action) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_TAIL, .b = F_ACTION, .expected_errno = E2BIG,
-	},
+	{ true, F_TAIL, F_ACTION, E2BIG },
 };
 
 FIXTURE_VARIANT_ADD(order, seccomp_tail_before_arch) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_TAIL, .b = F_ARCH, .expected_errno = E2BIG,
-	},
+	{ true, F_TAIL, F_ARCH, E2BIG },
 };
 
 FIXTURE_VARIANT_ADD(order, seccomp_tail_before_privilege) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_TAIL, .b = F_PRIV, .expected_errno = E2BIG,
-	},
+	{ true, F_TAIL, F_PRIV, E2BIG },
 };
 
 FIXTURE_VARIANT_ADD(order, seccomp_tail_before_subset) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_TAIL, .b = F_WIDER, .expected_errno = E2BIG,
-	},
+	{ true, F_TAIL, F_WIDER, E2BIG },
 };
 
 FIXTURE_VARIANT_ADD(order, seccomp_tail_fault_before_privilege) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_TAIL_FAULT, .b = F_PRIV, .expected_errno = EFAULT,
-	},
+	{ true, F_TAIL_FAULT, F_PRIV, EFAULT },
 };
 
 /* Step 6: the reserved word before the version 2 checks. */
 FIXTURE_VARIANT_ADD(order, seccomp_reserved_with_action) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_RESERVED, .b = F_ACTION, .expected_errno = EINVAL,
-	},
+	{ true, F_RESERVED, F_ACTION, EINVAL },
 };
 
 FIXTURE_VARIANT_ADD(order, seccomp_reserved_before_masks) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_RESERVED, .b = F_MASKS, .expected_errno = EINVAL,
-	},
+	{ true, F_RESERVED, F_MASKS, EINVAL },
 };
 
 FIXTURE_VARIANT_ADD(order, seccomp_reserved_before_privilege) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_RESERVED, .b = F_PRIV, .expected_errno = EINVAL,
-	},
+	{ true, F_RESERVED, F_PRIV, EINVAL },
 };
 
 FIXTURE_VARIANT_ADD(order, seccomp_reserved_before_bits) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_RESERVED, .b = F_BITS, .expected_errno = EINVAL,
-	},
+	{ true, F_RESERVED, F_BITS, EINVAL },
 };
 
 FIXTURE_VARIANT_ADD(order, seccomp_reserved_before_subset) {
-	.c = {
-		.use_seccomp = true,
-		.a = F_RESERVED, .b = F_WIDER, .expected_errno = EINVAL,
-	},
+	{ true, F_RESERVED, F_WIDER, EINVAL },
 };
 
 FIXTURE_SETUP(order) { self->page = require_mask_page(_metadata); }
@@ -298,9 +209,9 @@ static bool has(const struct order_case *v, enum fault f)
  * Where the set goes in @page (whose next page is unmapped), and how many
  * of its bytes are written there: all of them but those past the page.
  */
-static struct seccomp_mask_set *place_set(const struct order_case *v,
-					  unsigned char *page,
-					  const struct seccomp_mask_set *set)
+static struct seccomp_mask_set *
+place_faulty_set(const struct order_case *v, unsigned char *page,
+		 const struct seccomp_mask_set *set)
 {
 	unsigned char *at = page;
 	size_t len = sizeof(*set);
@@ -354,7 +265,7 @@ static long faulty_call(const struct order_case *v, unsigned char *page,
 	if (!v->use_seccomp)
 		return prctl(PR_SET_SECCOMP, SECCOMP_MODE_MASK,
 			     (void *)(uintptr_t)e.bits, m.nbits, set.action);
-	s = place_set(v, page, &set);
+	s = place_faulty_set(v, page, &set);
 	return syscall(__NR_seccomp, SECCOMP_SET_MODE_MASK,
 		       has(v, F_FLAGS) ? 0x80 : 0, has(v, F_SET) ? bad : s);
 }

@@ -205,6 +205,35 @@ static inline bool status_field(const char *buf, const char *key, char *val,
 	return false;
 }
 
+/*
+ * The lines of /proc/<@pid>/status (pid 0: self) that begin with
+ * "Seccomp", and with @nnp the "NoNewPrivs" one, one after the other in
+ * @out: a snapshot to compare before and after a call. False when the
+ * file cannot be read, when no line matched or when they do not fit.
+ */
+static inline bool seccomp_lines(pid_t pid, bool nnp, char *out, size_t len)
+{
+	char buf[8192];
+	const char *p, *e;
+	size_t pos = 0;
+	int n;
+
+	out[0] = '\0';
+	if (read_status(pid, buf, sizeof(buf)))
+		return false;
+	for (p = buf; *p; p = *e ? e + 1 : e) {
+		e = strchrnul(p, '\n');
+		if (strncmp(p, "Seccomp", 7) &&
+		    (!nnp || strncmp(p, "NoNewPrivs", 10)))
+			continue;
+		n = snprintf(out + pos, len - pos, "%.*s\n", (int)(e - p), p);
+		if (n < 0 || (size_t)n >= len - pos)
+			return false;
+		pos += n;
+	}
+	return pos > 0;
+}
+
 /* Version 2: the action a denied call takes, as Seccomp_mask_action shows it. */
 static inline void action_format(__u32 action, char *buf, size_t len)
 {
@@ -269,5 +298,29 @@ static inline bool audit_field(const char *rec, const char *key, char *val,
 	snprintf(val, len, "%.*s", (int)strcspn(p, " "), p);
 	return true;
 }
+
+#ifndef SECCOMP_MASK_NO_HARNESS
+/*
+ * The audit record @rec has a "@key=" field (asserted), and it reads what
+ * @fmt and its arguments make (expected).
+ */
+static inline __printf(4, 5) void
+expect_audit_field(struct __test_metadata *const _metadata, const char *rec,
+		   const char *key, const char *fmt, ...)
+{
+	char val[64], want[64];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(want, sizeof(want), fmt, ap);
+	va_end(ap);
+	ASSERT_TRUE(audit_field(rec, key, val, sizeof(val))) {
+		TH_LOG("no %s= in the record: %s", key, rec);
+	}
+	EXPECT_STREQ(want, val) {
+		TH_LOG("the record's %s=", key);
+	}
+}
+#endif
 
 #endif /* _SELFTESTS_SECCOMP_MASK_PROC_H */

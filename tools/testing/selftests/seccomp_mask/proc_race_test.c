@@ -436,7 +436,7 @@ TEST(thread_status_is_always_one_state)
 	bool reaped = false;
 	struct race r;
 
-	if (!require_mask(_metadata) || !require_threads(_metadata) ||
+	if (!require_mask_threads(_metadata) ||
 	    !require_two_cpus(_metadata))
 		return;
 	race_init(&r);

@@ -40,17 +40,12 @@ TEST(status_shows_both_masks_to_another_task)
 	struct mask native, compat;
 	char buf[8192];
 	struct handshake hs;
-	unsigned int i;
 	pid_t pid;
 
 	if (!require_mask_with_abi(_metadata, true))
 		return;
-	mask_none(&native, 512);
-	for (i = 0; i < ARRAY_SIZE(native_nrs); i++)
-		mask_set(&native, native_nrs[i]);
-	mask_none(&compat, 256);
-	for (i = 0; i < ARRAY_SIZE(compat_nrs); i++)
-		mask_set(&compat, compat_nrs[i]);
+	mask_only(&native, 512, native_nrs, ARRAY_SIZE(native_nrs));
+	mask_only(&compat, 256, compat_nrs, ARRAY_SIZE(compat_nrs));
 	ASSERT_EQ(0, handshake_init(&hs));
 	pid = fork_child(_metadata);
 	if (pid == 0) {
@@ -212,11 +207,7 @@ TEST(status_mask_lines_readable_by_an_unprivileged_other_user)
 		return;
 	/* Distinct masks: all of this ABI but getppid; 4 calls of the other. */
 	mask_all_but(&own, __NR_getppid);
-	mask_none(&other, 256);
-	mask_set(&other, 1);
-	mask_set(&other, 3);
-	mask_set(&other, 60);
-	mask_set(&other, 231);
+	MASK_ONLY(&other, 256, 1, 3, 60, 231);
 	snprintf(want[0], sizeof(want[0]), "3");
 	for (i = 1; i <= 2; i++)
 		mask_format(!strcmp(view_keys[i], mask_line(false)) ?
@@ -325,12 +316,12 @@ TEST(status_of_a_zombie_shows_mode_3_and_its_mask)
 	struct mask m;
 	pid_t pid;
 
-	if (!require_mask(_metadata))
-		return;
 	mask_all_but(&m, __NR_getppid);
 	mask_clear(&m, NR_UNIMPLEMENTED);
 	mask_format(&m, want, sizeof(want));
-	pid = fork_child(_metadata);
+	pid = fork_mask_child(_metadata);
+	if (pid < 0)
+		return;
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(mask_prctl(&m) == 0);

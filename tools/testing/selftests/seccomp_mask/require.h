@@ -180,6 +180,31 @@ static inline bool require_mask_threads(struct __test_metadata *const _metadata)
 {
 	return require_mask(_metadata) && require_threads(_metadata);
 }
+
+/*
+ * require_mask(), then fork_child(): the pid in the parent, 0 in the
+ * child, and -1 when the test is skipped (no mask mode): the test then
+ * returns.
+ */
+static inline pid_t fork_mask_child(struct __test_metadata *const _metadata)
+{
+	return require_mask(_metadata) ? fork_child(_metadata) : -1;
+}
+
+/* fork_mask_child() for fork_masked(): -1 when the test is skipped. */
+static inline pid_t fork_mask_masked(struct __test_metadata *const _metadata,
+				     bool use_seccomp, const struct mask *m)
+{
+	return require_mask(_metadata) ?
+	       fork_masked(_metadata, use_seccomp, m) : -1;
+}
+
+/* fork_mask_child(), with require_mask_threads() for require_mask(). */
+static inline pid_t
+fork_mask_threads_child(struct __test_metadata *const _metadata)
+{
+	return require_mask_threads(_metadata) ? fork_child(_metadata) : -1;
+}
 #endif
 
 #if X86_BUILD == 64
@@ -193,7 +218,7 @@ static inline bool ia32_available(void)
 	pid_t pid = child_fork();
 
 	if (pid == 0)
-		_exit(int80(NR32_getpid, 0, 0, 0) == getpid() ? 0 : 1);
+		_exit(other_call(OTHER_NR_getpid, 0, 0, 0) == getpid() ? 0 : 1);
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)
 		return false;
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;

@@ -90,6 +90,7 @@
 #include "../kselftest.h"
 
 #include "kselftest_compat.h"
+#include "options.h"
 
 #ifndef PR_SET_NO_NEW_PRIVS
 #define PR_SET_NO_NEW_PRIVS	38
@@ -423,7 +424,7 @@ static void __noreturn child_spin(void)
 }
 
 /* A failed child reports and spins too: it may not be allowed to exit. */
-static void __noreturn child_fail(int err, const char *why)
+static void __noreturn child_die(int err, const char *why)
 {
 	shm->err = err ? err : -1;
 	snprintf(shm->why, sizeof(shm->why), "%s", why);
@@ -462,7 +463,7 @@ static int run_child(void (*fn)(const void *), const void *arg,
 	if (pid == 0) {
 		pin(ncpus - 1);
 		fn(arg);
-		child_fail(0, "child returned");
+		child_die(0, "child returned");
 	}
 	for (;;) {
 		if (__atomic_load_n(&shm->done, __ATOMIC_ACQUIRE))
@@ -541,7 +542,7 @@ static void measure_syscall(const void *a)
 
 	err = sandbox_install(arg->sb);
 	if (err)
-		child_fail(err, "install failed");
+		child_die(err, "install failed");
 	for (i = 0; i < pilot; i++)
 		syscall(nr, 0, 0, 1);
 	t0 = now_ns();
@@ -557,7 +558,7 @@ static void measure_syscall(const void *a)
 		for (i = 0; i < n; i++) {
 			ret = syscall(nr, 0, 0, 1);
 			if (ret != expect)
-				child_fail(errno, "unexpected syscall result");
+				child_die(errno, "unexpected syscall result");
 		}
 		t1 = now_ns();
 		if (!b || t1 - t0 < best)
@@ -619,14 +620,14 @@ static void measure_denied(const void *a)
 	sa.sa_sigaction = on_sigsys;
 	sa.sa_flags = SA_SIGINFO;
 	if (arg->how == DENY_TRAP && sigaction(SIGSYS, &sa, NULL))
-		child_fail(errno, "sigaction");
+		child_die(errno, "sigaction");
 	err = sandbox_install(arg->sb);
 	if (err)
-		child_fail(err, "install failed");
+		child_die(err, "install failed");
 	for (i = 0; i < pilot; i++) {
 		ret = syscall(NR_LATE, 0, 0, 1);
 		if (!denied_ok(arg->how, ret, ++want))
-			child_fail(errno, "the denied call did not act as its action says");
+			child_die(errno, "the denied call did not act as its action says");
 	}
 	t0 = now_ns();
 	for (i = 0; i < pilot; i++)
@@ -640,7 +641,7 @@ static void measure_denied(const void *a)
 		for (i = 0; i < n; i++) {
 			ret = syscall(NR_LATE, 0, 0, 1);
 			if (!denied_ok(arg->how, ret, ++want))
-				child_fail(errno, "the denied call did not act as its action says");
+				child_die(errno, "the denied call did not act as its action says");
 		}
 		t1 = now_ns();
 		if (!b || t1 - t0 < best)
@@ -658,7 +659,7 @@ static void measure_install_once(const void *a)
 	long ret;
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
-		child_fail(errno, "no_new_privs");
+		child_die(errno, "no_new_privs");
 	t0 = now_ns();
 	if (sb->mode == SB_MASK)
 		ret = install_mask(&sb->mask);
@@ -666,7 +667,7 @@ static void measure_install_once(const void *a)
 		ret = install_filter(sb->filter[0]);
 	t1 = now_ns();
 	if (ret)
-		child_fail(errno, "install failed");
+		child_die(errno, "install failed");
 	child_done(t1 - t0);
 }
 
@@ -685,9 +686,9 @@ static void measure_install_repeat(const void *a)
 	long ret;
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
-		child_fail(errno, "no_new_privs");
+		child_die(errno, "no_new_privs");
 	if (sb->mode == SB_MASK && install_mask(&sb->mask))
-		child_fail(errno, "first install failed");
+		child_die(errno, "first install failed");
 	for (i = 0; i < n; i++) {
 		t0 = now_ns();
 		if (sb->mode == SB_MASK)
@@ -696,7 +697,7 @@ static void measure_install_repeat(const void *a)
 			ret = install_filter(sb->filter[0]);
 		iter_ns[i] = now_ns() - t0;
 		if (ret)
-			child_fail(errno, "install failed");
+			child_die(errno, "install failed");
 	}
 	child_done(median(iter_ns, n));
 }
@@ -721,25 +722,25 @@ static void measure_fork(const void *a)
 
 	if (arg->nodump && (setrlimit(RLIMIT_CORE, &nocore) ||
 			    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)))
-		child_fail(errno, "no core dumps");
+		child_die(errno, "no core dumps");
 	err = sandbox_install(arg->sb);
 	if (err)
-		child_fail(err, "install failed");
+		child_die(err, "install failed");
 	for (i = -3; i < forks; i++) {
 		t0 = now_ns();
 		pid = fork();
 		if (pid < 0)
-			child_fail(errno, "fork");
+			child_die(errno, "fork");
 		if (pid == 0) {
 			if (arg->die)
 				syscall(NR_LATE, 0, 0, 1);
 			_exit(0);
 		}
 		if (waitpid(pid, &status, 0) != pid)
-			child_fail(errno, "waitpid");
+			child_die(errno, "waitpid");
 		if (arg->die ? !WIFSIGNALED(status) || WTERMSIG(status) != SIGSYS :
 			       !WIFEXITED(status))
-			child_fail(0, arg->die ? "the denied call did not kill the grandchild" :
+			child_die(0, arg->die ? "the denied call did not kill the grandchild" :
 				   "grandchild did not exit");
 		if (i >= 0)
 			iter_ns[i] = now_ns() - t0;
@@ -797,12 +798,12 @@ static void measure_tsync(const void *a)
 	int i;
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
-		child_fail(errno, "no_new_privs");
+		child_die(errno, "no_new_privs");
 	if (pthread_attr_init(&attr) || pthread_attr_setstacksize(&attr, 65536))
-		child_fail(0, "pthread_attr");
+		child_die(0, "pthread_attr");
 	for (i = 1; i < arg->threads; i++)
 		if (pthread_create(&t, &attr, tsync_thread, NULL))
-			child_fail(0, "pthread_create");
+			child_die(0, "pthread_create");
 	while (__atomic_load_n(&tsync_started, __ATOMIC_ACQUIRE) < arg->threads - 1)
 		sched_yield();
 	nanosleep(&settle, NULL);	/* let them block in futex */
@@ -820,9 +821,9 @@ static void measure_tsync(const void *a)
 		t1 = now_ns();
 	}
 	if (ret > 0)
-		child_fail(0, "TSYNC failed on a thread (returned its TID)");
+		child_die(0, "TSYNC failed on a thread (returned its TID)");
 	if (ret)
-		child_fail(errno, "TSYNC install failed");
+		child_die(errno, "TSYNC install failed");
 	child_done(t1 - t0);
 }
 
@@ -854,7 +855,7 @@ static void *cl_reader(void *a)
 	t0 = now_ns();
 	for (i = 0; i < cl_calls; i++)
 		if (syscall(__NR_getpid) != pid)
-			child_fail(errno, "getpid?");
+			child_die(errno, "getpid?");
 	cl_ns[idx] = (double)(now_ns() - t0) / cl_calls;
 	__atomic_add_fetch(&cl_finished, 1, __ATOMIC_RELEASE);
 	return NULL;
@@ -881,10 +882,10 @@ static void measure_cacheline(const void *a)
 	pin(0);
 	err = sandbox_install(arg->sb);
 	if (err)
-		child_fail(err, "install failed");
+		child_die(err, "install failed");
 	for (i = 0; i < arg->readers; i++)
 		if (pthread_create(&r[i], NULL, cl_reader, (void *)(intptr_t)i))
-			child_fail(0, "pthread_create");
+			child_die(0, "pthread_create");
 	while (__atomic_load_n(&cl_ready, __ATOMIC_ACQUIRE) < arg->readers)
 		sched_yield();
 	__atomic_store_n(&cl_go, 1, __ATOMIC_RELEASE);
@@ -892,7 +893,7 @@ static void measure_cacheline(const void *a)
 	       __atomic_load_n(&cl_finished, __ATOMIC_ACQUIRE) < arg->readers) {
 		if (pthread_create(&t, NULL, cl_nothing, NULL) ||
 		    pthread_join(t, NULL))
-			child_fail(0, "create/join");
+			child_die(0, "create/join");
 		created++;
 	}
 	for (i = 0; i < arg->readers; i++) {
@@ -1767,46 +1768,19 @@ int main(int argc, char *argv[])
 	struct timespec res;
 	struct utsname u;
 	bool quick = argc == 1;
-	int opt, r, i, mask_err;
+	const struct opt opts[] = {
+		{ 't', OPT_ULL, &calib_ms }, { 's', OPT_ULL, &samples },
+		{ 'r', OPT_INT, &rounds }, { 'b', OPT_INT, &batches },
+		{ 'k', OPT_INT, &installs }, { 'f', OPT_INT, &forks },
+		{ 'm', OPT_INT, &memtasks }, { 'c', OPT_ULL, &cl_calls },
+		{ 'g', OPT_STR, &groups }, { 'j', OPT_STR, &json },
+	};
+	int r, i, mask_err;
 	bool required;
 
 	setbuf(stdout, NULL);
-	while ((opt = getopt(argc, argv, "t:s:r:b:k:f:m:c:g:j:h")) != -1) {
-		switch (opt) {
-		case 't':
-			calib_ms = strtoull(optarg, NULL, 0);
-			break;
-		case 's':
-			samples = strtoull(optarg, NULL, 0);
-			break;
-		case 'r':
-			rounds = atoi(optarg);
-			break;
-		case 'b':
-			batches = atoi(optarg);
-			break;
-		case 'k':
-			installs = atoi(optarg);
-			break;
-		case 'f':
-			forks = atoi(optarg);
-			break;
-		case 'm':
-			memtasks = atoi(optarg);
-			break;
-		case 'c':
-			cl_calls = strtoull(optarg, NULL, 0);
-			break;
-		case 'g':
-			groups = optarg;
-			break;
-		case 'j':
-			json = optarg;
-			break;
-		default:
-			usage(argv[0]);
-		}
-	}
+	if (opts_parse(argc, argv, opts, ARRAY_SIZE(opts)))
+		usage(argv[0]);
 	if (optind < argc)
 		samples = strtoull(argv[optind++], NULL, 0);
 	if (optind < argc || !samples || rounds < 1 || rounds > MAX_ROUNDS ||

@@ -74,6 +74,7 @@
 #include <sys/resource.h>
 
 #include "common.h"
+#include "options.h"
 
 #ifndef X86_BUILD
 int main(void)
@@ -123,62 +124,28 @@ static int print_usage(const char *prog)
 	return 2;
 }
 
-/* A count of attempts (-n, $SECCOMP_MASK_FUZZ_ATTEMPTS): a number >= 0. */
-static long parse_attempts(const char *what, const char *s)
-{
-	char *end;
-	long n;
-
-	errno = 0;
-	n = strtol(s, &end, 0);
-	if (errno || end == s || *end || n < 0)
-		ksft_exit_fail_msg("%s '%s' is not a number of attempts\n", what, s);
-	return n;
-}
-
 int main(int argc, char **argv)
 {
 	double seconds = 3, t0;
 	long max_attempts = -1, only = -1;
-	const char *e;
-	int c, err, check;
+	/* -n and $SECCOMP_MASK_FUZZ_ATTEMPTS: a count of attempts, >= 0. */
+	const struct opt opts[] = {
+		{ 't', OPT_DOUBLE, &seconds, getenv("SECCOMP_MASK_FUZZ_SECONDS") },
+		{ 'n', OPT_COUNT, &max_attempts, getenv("SECCOMP_MASK_FUZZ_ATTEMPTS") },
+		{ 's', OPT_U64, &g_seed, getenv("SECCOMP_MASK_FUZZ_SEED") },
+		{ 'a', OPT_LONG, &only, NULL },
+		{ 'v', OPT_FLAG, &verbose, NULL },
+	};
+	int err, check;
 	struct rlimit rl = { 0, 0 };
 	unsigned long d0;
 
 	if (argc > 1 && !strcmp(argv[1], "--exec-check"))
 		return exec_check(argc, argv);
 
-	e = getenv("SECCOMP_MASK_FUZZ_SECONDS");
-	if (e)
-		seconds = atof(e);
 	g_seed = 0;
-	e = getenv("SECCOMP_MASK_FUZZ_SEED");
-	if (e)
-		g_seed = strtoull(e, NULL, 0);
-	e = getenv("SECCOMP_MASK_FUZZ_ATTEMPTS");
-	if (e && *e)
-		max_attempts = parse_attempts("SECCOMP_MASK_FUZZ_ATTEMPTS", e);
-	while ((c = getopt(argc, argv, "t:n:s:a:v")) != -1) {
-		switch (c) {
-		case 't':
-			seconds = atof(optarg);
-			break;
-		case 'n':
-			max_attempts = parse_attempts("-n", optarg);
-			break;
-		case 's':
-			g_seed = strtoull(optarg, NULL, 0);
-			break;
-		case 'a':
-			only = atol(optarg);
-			break;
-		case 'v':
-			verbose = 1;
-			break;
-		default:
-			return print_usage(argv[0]);
-		}
-	}
+	if (opts_parse(argc, argv, opts, ARRAY_SIZE(opts)))
+		return print_usage(argv[0]);
 	if (!g_seed) {
 		struct timespec ts;
 

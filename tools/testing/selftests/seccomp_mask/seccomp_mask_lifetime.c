@@ -70,6 +70,7 @@
 #include <semaphore.h>
 
 #include "common.h"
+#include "options.h"
 
 #define MAXB		SECCOMP_MASK_MAX_BITS
 #define CACHE		"seccomp_allowlist"
@@ -277,7 +278,7 @@ static void count_status_read(pid_t pid)
 }
 
 /* One masked process: install, tighten, fail, fork, exec, exit. */
-static void __noreturn worker(const char *self, unsigned int round)
+static void __noreturn round_worker(const char *self, unsigned int round)
 {
 	static uint8_t bits[MAXB / 8], wider[MAXB / 8];
 	struct seccomp_mask ent = { 0 };
@@ -645,24 +646,19 @@ static long failing_clone(int way, pid_t live)
 	return syscall(__NR_clone3, &args, sizeof(args));
 }
 
-/* The Seccomp* lines of /proc/@pid/status (0: self), joined; false if none. */
-static bool seccomp_lines(pid_t pid, char *out, size_t len)
-{
-	char buf[8192];
-	const char *p, *e;
-	size_t o = 0;
-
-	out[0] = '\0';
-	if (read_status(pid, buf, sizeof(buf)))
-		return false;
-	add(&cnt->reads, 1);
-	for (p = buf; *p && o < len; p = *e ? e + 1 : e) {
-		e = strchrnul(p, '\n');
-		if (!strncmp(p, "Seccomp", 7))
-			o += snprintf(out + o, len - o, "%.*s|", (int)(e - p), p);
-	}
-	return o > 0;
-}
+/*
+ * In failfork_worker(): the Seccomp lines still read @lines, and @m with
+ * @act is still in force.
+ */
+#define CHECK_UNCHANGED(lines, m, act)					\
+	do {								\
+		char __now[8192];					\
+									\
+		CHECK(seccomp_lines(0, false, __now, sizeof(__now)) &&	\
+		      !strcmp(lines, __now));				\
+		add(&cnt->reads, 1);					\
+		CHECK(thread_shows(0, m, act));				\
+	} while (0)
 
 /*
  * A failed-fork round (see the top of the file): @nfail failed clones,
@@ -672,7 +668,7 @@ static bool seccomp_lines(pid_t pid, char *out, size_t len)
 static void __noreturn failfork_worker(unsigned int round, int nfail, int nok, bool drain)
 {
 	const __u32 act = SECCOMP_RET_ERRNO | MASK_ERRNO;
-	char lines[1024], now_lines[1024];
+	char lines[8192];
 	struct mask m, t;
 	pid_t self = getpid();
 	int i, st;
@@ -686,7 +682,8 @@ static void __noreturn failfork_worker(unsigned int round, int nfail, int nok, b
 	add(&cnt->installs, 1);
 	CHECK(syscall(__NR_getppid) == -1 && errno == MASK_ERRNO);
 	CHECK(thread_shows(0, &m, act));
-	CHECK(seccomp_lines(0, lines, sizeof(lines)));
+	CHECK(seccomp_lines(0, false, lines, sizeof(lines)));
+	add(&cnt->reads, 1);
 
 	for (i = 0; i < nfail; i++) {
 		int way = (round + i) % FAIL_WAYS;
@@ -710,8 +707,7 @@ static void __noreturn failfork_worker(unsigned int round, int nfail, int nok, b
 		/* still enforced, with its action */
 		CHECK(syscall(__NR_getppid) == -1 && errno == MASK_ERRNO);
 	}
-	CHECK(seccomp_lines(0, now_lines, sizeof(now_lines)) && !strcmp(lines, now_lines));
-	CHECK(thread_shows(0, &m, act));
+	CHECK_UNCHANGED(lines, &m, act);
 
 	/*
 	 * An allowlist a failed fork dropped would be freed after a grace
@@ -745,8 +741,7 @@ static void __noreturn failfork_worker(unsigned int round, int nfail, int nok, b
 		add(&cnt->exits, 1);
 		CHECK(syscall(__NR_getppid) == -1 && errno == MASK_ERRNO);
 	}
-	CHECK(seccomp_lines(0, now_lines, sizeof(now_lines)) && !strcmp(lines, now_lines));
-	CHECK(thread_shows(0, &m, act));
+	CHECK_UNCHANGED(lines, &m, act);
 	add(&cnt->exits, 1);
 	_exit(0);
 }
@@ -1011,31 +1006,19 @@ int main(int argc, char **argv)
 	bool have_slab, have_threads, have_clone3;
 	char no_threads[128] = "", no_clone3[128] = "";
 	unsigned int round = 0;
-	const char *e;
+	const struct opt opts[] = {
+		{ 't', OPT_DOUBLE, &seconds, getenv("SECCOMP_MASK_LIFETIME_SECONDS") },
+		{ 'n', OPT_LONG, &max_ops, getenv("SECCOMP_MASK_LIFETIME_OPS") },
+	};
 	char self[4096];
-	int c, check;
+	int check;
 	ssize_t n;
 
 	if (argc > 1 && !strcmp(argv[1], "--exit"))
 		return 0;
-	e = getenv("SECCOMP_MASK_LIFETIME_SECONDS");
-	if (e)
-		seconds = atof(e);
-	e = getenv("SECCOMP_MASK_LIFETIME_OPS");
-	if (e)
-		max_ops = atol(e);
-	while ((c = getopt(argc, argv, "t:n:")) != -1) {
-		switch (c) {
-		case 't':
-			seconds = atof(optarg);
-			break;
-		case 'n':
-			max_ops = atol(optarg);
-			break;
-		default:
-			fprintf(stderr, "usage: %s [-t SECONDS] [-n OPERATIONS]\n", argv[0]);
-			return 2;
-		}
+	if (opts_parse(argc, argv, opts, ARRAY_SIZE(opts))) {
+		fprintf(stderr, "usage: %s [-t SECONDS] [-n OPERATIONS]\n", argv[0]);
+		return 2;
 	}
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[n > 0 ? n : 0] = 0;
@@ -1095,7 +1078,7 @@ int main(int argc, char **argv)
 				tsync_exec_worker(self);
 			if (round % 4 == 3 && have_clone3)
 				failfork_worker(round, CHURN_FAILED_FORKS, CHURN_OK_FORKS, false);
-			worker(self, round);
+			round_worker(self, round);
 		}
 		if (pid < 0) {
 			ksft_print_msg("fork: %s\n", strerror(errno));

@@ -204,21 +204,12 @@ FIXTURE_VARIANT(trace_event) {
 FIXTURE_VARIANT_ADD(trace_event, changed_to_a_denied_call) { .nr = __NR_getppid };
 FIXTURE_VARIANT_ADD(trace_event, changed_to_minus_1) { .nr = -1, .unimplemented = true };
 
+/* The filter: SECCOMP_RET_TRACE for this ABI's getpid. */
 static long trace_getpid_filter(void)
 {
-	struct sock_filter insn[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_getpid, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = {
-		.len = ARRAY_SIZE(insn),
-		.filter = insn,
-	};
+	const struct filter_rule rule = { __NR_getpid, SECCOMP_RET_TRACE };
 
-	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+	return filter_install(-1, &rule, 1);
 }
 
 TEST_F(trace_event, change_is_checked_by_the_mask)

@@ -83,27 +83,30 @@ struct knob {
 	const char *cpu_flags[6];	/* /proc/cpuinfo flags it needs (any) */
 };
 
-static const struct knob ssb = {
-	.which = PR_SPEC_STORE_BYPASS,
-	.name = "PR_SPEC_STORE_BYPASS",
-	.param = "spec_store_bypass_disable=seccomp",
-	.config = "CONFIG_MITIGATION_SSB",
-	.sysfs = VULN_DIR "spec_store_bypass",
-	.sysfs_names_seccomp = true,
-	.cpu_flags = { "ssbd", "virt_ssbd", "amd_ssbd", "spec_ctrl_ssbd",
-		       "ls_cfg_ssbd" },
-};
+/*
+ * A knob, named after its PR_SPEC_* @w: the kernel parameter @param, the
+ * Kconfig option @config, the vulnerabilities file @file (which names
+ * seccomp with @names_seccomp) and the CPU flags, any of which it needs.
+ */
+#define KNOB(w, param_, config_, file, names_seccomp, ...) {		\
+	.which = w,							\
+	.name = #w,							\
+	.param = param_,						\
+	.config = config_,						\
+	.sysfs = VULN_DIR file,						\
+	.sysfs_names_seccomp = names_seccomp,				\
+	.cpu_flags = { __VA_ARGS__ },					\
+}
 
-static const struct knob ib = {
-	.which = PR_SPEC_INDIRECT_BRANCH,
-	.name = "PR_SPEC_INDIRECT_BRANCH",
-	.param = "spectre_v2_user=seccomp",
-	.config = "CONFIG_MITIGATION_SPECTRE_V2",
-	.sysfs = VULN_DIR "spectre_v2",
-	.sysfs_names_seccomp = false,
-	.cpu_flags = { "ibpb", "stibp", "amd_ibpb", "amd_stibp",
-		       "intel_stibp" },
-};
+static const struct knob ssb =
+	KNOB(PR_SPEC_STORE_BYPASS, "spec_store_bypass_disable=seccomp",
+	     "CONFIG_MITIGATION_SSB", "spec_store_bypass", true,
+	     "ssbd", "virt_ssbd", "amd_ssbd", "spec_ctrl_ssbd", "ls_cfg_ssbd");
+
+static const struct knob ib =
+	KNOB(PR_SPEC_INDIRECT_BRANCH, "spectre_v2_user=seccomp",
+	     "CONFIG_MITIGATION_SPECTRE_V2", "spectre_v2", false,
+	     "ibpb", "stibp", "amd_ibpb", "amd_stibp", "intel_stibp");
 
 /* The calling thread's state of @k, or -errno. */
 static long spec_get(const struct knob *k)
@@ -169,17 +172,6 @@ static int file_has_word(const char *path, const char *word)
 	return 0;
 }
 
-/* An allow-everything filter, installed with SECCOMP_FILTER_FLAG_@flags. */
-static int filter_install(unsigned int flags)
-{
-	struct sock_filter insn[] = {
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { .len = 1, .filter = insn };
-
-	return syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
-}
-
 /*
  * What a BPF filter installed without SECCOMP_FILTER_FLAG_SPEC_ALLOW does
  * to @k, in a child: the state afterwards, or -errno.
@@ -197,7 +189,7 @@ static long spec_after_filter(const struct knob *k)
 	*shared = -ECHILD;
 	pid = fork();
 	if (pid == 0) {
-		if (set_nnp() || filter_install(0))
+		if (set_nnp() || filter_install(0, NULL, 0))
 			*shared = -errno;
 		else
 			*shared = spec_get(k);
@@ -319,9 +311,9 @@ static bool sibling_run(struct cmd_thread *s, char cmd)
 	return true;
 }
 
-static int sibling_filter(void)
+static int sibling_spec_allow_filter(void)
 {
-	return filter_install(SECCOMP_FILTER_FLAG_SPEC_ALLOW);
+	return filter_install(SECCOMP_FILTER_FLAG_SPEC_ALLOW, NULL, 0);
 }
 
 /*
@@ -331,11 +323,12 @@ static int sibling_filter(void)
  */
 static void sibling_start(struct cmd_thread *s, int which, bool filter)
 {
-	cmd_thread_start(s, filter ? sibling_filter : NULL, sibling_run, which);
+	cmd_thread_start(s, filter ? sibling_spec_allow_filter : NULL,
+			 sibling_run, which);
 }
 
 /* The mask of these tests: everything but getppid, this ABI only. */
-static long install_mask(bool via_prctl, unsigned int flags, bool all)
+static long install_spec_mask(bool via_prctl, unsigned int flags, bool all)
 {
 	struct mask m;
 
@@ -345,8 +338,7 @@ static long install_mask(bool via_prctl, unsigned int flags, bool all)
 		mask_all_but(&m, __NR_getppid);
 	if (via_prctl)
 		return mask_prctl(&m);
-	return mask_seccomp_set(flags, 0, 1, (const __u32[]){ SELF_ARCH },
-				(const struct mask *[]){ &m });
+	return mask_seccomp_self(flags, 0, &m);
 }
 
 /* SPEC_ALLOW is a flag like another: the mask is installed. */
@@ -395,8 +387,8 @@ TEST_F(flag, is_accepted_and_installs)
 		if (variant->sibling)
 			sibling_start(&s, PR_SPEC_STORE_BYPASS, false);
 		if (variant->tighten)
-			CHILD_ASSERT(install_mask(false, 0, true) == 0);
-		CHILD_ASSERT(install_mask(false, variant->flags, false) == 0);
+			CHILD_ASSERT(install_spec_mask(false, 0, true) == 0);
+		CHILD_ASSERT(install_spec_mask(false, variant->flags, false) == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
 		if (variant->sibling)
 			CHILD_ASSERT(cmd_thread_ask(&s, 'm') == 3);
@@ -428,128 +420,144 @@ FIXTURE(spec) {
 
 FIXTURE_VARIANT(spec) {
 	const struct knob *knob;
-	struct spec_case c;
+	const struct spec_case *c;
+};
+
+/*
+ * The cases, each one for both knobs, and named so in the variants. The
+ * first install forces the mitigation through seccomp(2) without
+ * SPEC_ALLOW, through prctl(), from filter mode and as a tightening of a
+ * SPEC_ALLOW install; SPEC_ALLOW keeps it open, from filter mode too;
+ * with TSYNC the sibling (in mode 0 or with a filter) follows the caller.
+ */
+static const struct spec_case seccomp_without_flag_forces = {
+	.flags = 0, .forced = true,
+};
+
+static const struct spec_case prctl_forces = {
+	.via_prctl = true, .forced = true,
+};
+
+static const struct spec_case spec_allow_keeps = {
+	.flags = SECCOMP_MASK_FLAG_SPEC_ALLOW, .forced = false,
+};
+
+static const struct spec_case from_filter_mode_forces = {
+	.caller_filter = true, .forced = true,
+};
+
+static const struct spec_case from_filter_mode_spec_allow_keeps = {
+	.caller_filter = true,
+	.flags = SECCOMP_MASK_FLAG_SPEC_ALLOW, .forced = false,
+};
+
+static const struct spec_case tightening_without_flag_forces = {
+	.tighten = true, .forced = true,
+};
+
+static const struct spec_case tsync_forces_mode_0_sibling = {
+	.flags = SECCOMP_MASK_FLAG_TSYNC, .sib = SIB_MODE_0, .forced = true,
+};
+
+static const struct spec_case tsync_spec_allow_keeps_mode_0_sibling = {
+	.flags = SECCOMP_MASK_FLAG_TSYNC | SECCOMP_MASK_FLAG_SPEC_ALLOW,
+	.sib = SIB_MODE_0, .forced = false,
+};
+
+static const struct spec_case tsync_forces_filter_sibling = {
+	.flags = SECCOMP_MASK_FLAG_TSYNC, .sib = SIB_FILTER, .forced = true,
+};
+
+static const struct spec_case tsync_spec_allow_keeps_filter_sibling = {
+	.flags = SECCOMP_MASK_FLAG_TSYNC | SECCOMP_MASK_FLAG_SPEC_ALLOW,
+	.sib = SIB_FILTER, .forced = false,
 };
 
 FIXTURE_VARIANT_ADD(spec, ssb_seccomp_without_flag_forces) {
-	.knob = &ssb,
-	.c = { .flags = 0, .forced = true },
+	&ssb, &seccomp_without_flag_forces,
 };
 
 FIXTURE_VARIANT_ADD(spec, ssb_prctl_forces) {
-	.knob = &ssb,
-	.c = { .via_prctl = true, .forced = true },
+	&ssb, &prctl_forces,
 };
 
 FIXTURE_VARIANT_ADD(spec, ssb_spec_allow_keeps) {
-	.knob = &ssb,
-	.c = { .flags = SECCOMP_MASK_FLAG_SPEC_ALLOW, .forced = false },
+	&ssb, &spec_allow_keeps,
 };
 
 FIXTURE_VARIANT_ADD(spec, ssb_from_filter_mode_forces) {
-	.knob = &ssb,
-	.c = { .caller_filter = true, .forced = true },
+	&ssb, &from_filter_mode_forces,
 };
 
 FIXTURE_VARIANT_ADD(spec, ssb_from_filter_mode_spec_allow_keeps) {
-	.knob = &ssb,
-	.c = { .caller_filter = true,
-	       .flags = SECCOMP_MASK_FLAG_SPEC_ALLOW, .forced = false },
+	&ssb, &from_filter_mode_spec_allow_keeps,
 };
 
 FIXTURE_VARIANT_ADD(spec, ssb_tightening_without_flag_forces) {
-	.knob = &ssb,
-	.c = { .tighten = true, .forced = true },
+	&ssb, &tightening_without_flag_forces,
 };
 
 FIXTURE_VARIANT_ADD(spec, ssb_tsync_forces_mode_0_sibling) {
-	.knob = &ssb,
-	.c = { .flags = SECCOMP_MASK_FLAG_TSYNC, .sib = SIB_MODE_0,
-	       .forced = true },
+	&ssb, &tsync_forces_mode_0_sibling,
 };
 
 FIXTURE_VARIANT_ADD(spec, ssb_tsync_spec_allow_keeps_mode_0_sibling) {
-	.knob = &ssb,
-	.c = { .flags = SECCOMP_MASK_FLAG_TSYNC |
-			SECCOMP_MASK_FLAG_SPEC_ALLOW,
-	       .sib = SIB_MODE_0, .forced = false },
+	&ssb, &tsync_spec_allow_keeps_mode_0_sibling,
 };
 
 FIXTURE_VARIANT_ADD(spec, ssb_tsync_forces_filter_sibling) {
-	.knob = &ssb,
-	.c = { .flags = SECCOMP_MASK_FLAG_TSYNC, .sib = SIB_FILTER,
-	       .forced = true },
+	&ssb, &tsync_forces_filter_sibling,
 };
 
 FIXTURE_VARIANT_ADD(spec, ssb_tsync_spec_allow_keeps_filter_sibling) {
-	.knob = &ssb,
-	.c = { .flags = SECCOMP_MASK_FLAG_TSYNC |
-			SECCOMP_MASK_FLAG_SPEC_ALLOW,
-	       .sib = SIB_FILTER, .forced = false },
+	&ssb, &tsync_spec_allow_keeps_filter_sibling,
 };
 
 FIXTURE_VARIANT_ADD(spec, ib_seccomp_without_flag_forces) {
-	.knob = &ib,
-	.c = { .flags = 0, .forced = true },
+	&ib, &seccomp_without_flag_forces,
 };
 
 FIXTURE_VARIANT_ADD(spec, ib_prctl_forces) {
-	.knob = &ib,
-	.c = { .via_prctl = true, .forced = true },
+	&ib, &prctl_forces,
 };
 
 FIXTURE_VARIANT_ADD(spec, ib_spec_allow_keeps) {
-	.knob = &ib,
-	.c = { .flags = SECCOMP_MASK_FLAG_SPEC_ALLOW, .forced = false },
+	&ib, &spec_allow_keeps,
 };
 
 FIXTURE_VARIANT_ADD(spec, ib_from_filter_mode_forces) {
-	.knob = &ib,
-	.c = { .caller_filter = true, .forced = true },
+	&ib, &from_filter_mode_forces,
 };
 
 FIXTURE_VARIANT_ADD(spec, ib_from_filter_mode_spec_allow_keeps) {
-	.knob = &ib,
-	.c = { .caller_filter = true,
-	       .flags = SECCOMP_MASK_FLAG_SPEC_ALLOW, .forced = false },
+	&ib, &from_filter_mode_spec_allow_keeps,
 };
 
 FIXTURE_VARIANT_ADD(spec, ib_tightening_without_flag_forces) {
-	.knob = &ib,
-	.c = { .tighten = true, .forced = true },
+	&ib, &tightening_without_flag_forces,
 };
 
 FIXTURE_VARIANT_ADD(spec, ib_tsync_forces_mode_0_sibling) {
-	.knob = &ib,
-	.c = { .flags = SECCOMP_MASK_FLAG_TSYNC, .sib = SIB_MODE_0,
-	       .forced = true },
+	&ib, &tsync_forces_mode_0_sibling,
 };
 
 FIXTURE_VARIANT_ADD(spec, ib_tsync_spec_allow_keeps_mode_0_sibling) {
-	.knob = &ib,
-	.c = { .flags = SECCOMP_MASK_FLAG_TSYNC |
-			SECCOMP_MASK_FLAG_SPEC_ALLOW,
-	       .sib = SIB_MODE_0, .forced = false },
+	&ib, &tsync_spec_allow_keeps_mode_0_sibling,
 };
 
 FIXTURE_VARIANT_ADD(spec, ib_tsync_forces_filter_sibling) {
-	.knob = &ib,
-	.c = { .flags = SECCOMP_MASK_FLAG_TSYNC, .sib = SIB_FILTER,
-	       .forced = true },
+	&ib, &tsync_forces_filter_sibling,
 };
 
 FIXTURE_VARIANT_ADD(spec, ib_tsync_spec_allow_keeps_filter_sibling) {
-	.knob = &ib,
-	.c = { .flags = SECCOMP_MASK_FLAG_TSYNC |
-			SECCOMP_MASK_FLAG_SPEC_ALLOW,
-	       .sib = SIB_FILTER, .forced = false },
+	&ib, &tsync_spec_allow_keeps_filter_sibling,
 };
 
 FIXTURE_SETUP(spec)
 {
 	if (!require_mask(_metadata))
 		return;
-	if (variant->c.sib != SIB_NONE && !require_threads(_metadata))
+	if (variant->c->sib != SIB_NONE && !require_threads(_metadata))
 		return;
 	self->ready = require_spec(_metadata, variant->knob);
 }
@@ -563,7 +571,7 @@ struct spec_seen {
 
 TEST_F(spec, install)
 {
-	const struct spec_case *c = &variant->c;
+	const struct spec_case *c = variant->c;
 	const struct knob *k = variant->knob;
 	struct spec_seen *seen;
 	long want = c->forced ? SPEC_FORCED : SPEC_OPEN;
@@ -586,7 +594,7 @@ TEST_F(spec, install)
 
 		CHILD_ASSERT(set_nnp() == 0);
 		if (c->caller_filter)
-			CHILD_ASSERT(filter_install(SECCOMP_FILTER_FLAG_SPEC_ALLOW) == 0);
+			CHILD_ASSERT(filter_install(SECCOMP_FILTER_FLAG_SPEC_ALLOW, NULL, 0) == 0);
 		if (c->sib != SIB_NONE) {
 			sibling_start(&s, k->which, c->sib == SIB_FILTER);
 			seen->sib_before = cmd_thread_ask(&s, 's');
@@ -595,13 +603,13 @@ TEST_F(spec, install)
 				     (c->sib == SIB_FILTER ? 2 : 0));
 		}
 		if (c->tighten)
-			CHILD_ASSERT(install_mask(false,
-						  SECCOMP_MASK_FLAG_SPEC_ALLOW,
-						  true) == 0);
+			CHILD_ASSERT(install_spec_mask(false,
+						       SECCOMP_MASK_FLAG_SPEC_ALLOW,
+						       true) == 0);
 		seen->before = spec_get(k);
 		CHILD_ASSERT(seen->before == SPEC_OPEN);
 
-		CHILD_ASSERT(install_mask(c->via_prctl, c->flags, false) == 0);
+		CHILD_ASSERT(install_spec_mask(c->via_prctl, c->flags, false) == 0);
 
 		seen->after = spec_get(k);
 		if (c->sib != SIB_NONE)
@@ -621,9 +629,9 @@ TEST_F(spec, install)
 		 * refuses, tells them apart.
 		 */
 		if (c->via_prctl)
-			CHILD_ASSERT(install_mask(false,
-						  SECCOMP_MASK_FLAG_SPEC_ALLOW,
-						  false) == 0);
+			CHILD_ASSERT(install_spec_mask(false,
+						       SECCOMP_MASK_FLAG_SPEC_ALLOW,
+						       false) == 0);
 		CHILD_DENIED(syscall(__NR_getppid));
 		_exit(0);
 	}

@@ -41,45 +41,24 @@
  * allow for everything else. Through prctl() when @flags is -1, else
  * through seccomp(2) with @flags.
  */
-static long install_filter(long flags, __u32 ret)
+static long install_getppid_filter(long flags, __u32 ret)
 {
-	struct sock_filter insn[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SELF_ARCH, 0, 5),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_getppid, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, ret),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_getuid, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | FILTER_ERRNO2),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = {
-		.len = ARRAY_SIZE(insn),
-		.filter = insn,
+	const struct filter_rule rules[] = {
+		{ __NR_getppid, ret },
+		{ __NR_getuid, SECCOMP_RET_ERRNO | FILTER_ERRNO2 },
 	};
 
-	if (flags < 0)
-		return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
-	return syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
+	return filter_install(flags, rules, ARRAY_SIZE(rules));
 }
 
-/* The mask: all but getppid, through prctl() or seccomp(2). */
-static void deny_getppid(struct mask *m)
-{
-	mask_all_but(m, __NR_getppid);
-}
-
-static int install_mask(bool via_seccomp, __u32 action)
+/* The mask: all but getppid, through prctl() or seccomp(2), with @action. */
+static int install_getppid_mask(bool via_seccomp, __u32 action)
 {
 	struct mask m;
 
-	deny_getppid(&m);
+	mask_all_but(&m, __NR_getppid);
 	if (via_seccomp)
-		return mask_seccomp_set(0, action, 1,
-					(const __u32[]){ SELF_ARCH },
-					(const struct mask *[]){ &m });
+		return mask_seccomp_self(0, action, &m);
 	return mask_prctl_action(&m, action);
 }
 
@@ -91,7 +70,7 @@ static bool shows_stacked(pid_t tid)
 {
 	struct mask m;
 
-	deny_getppid(&m);
+	mask_all_but(&m, __NR_getppid);
 	return status_is(tid, "Seccomp", "2") &&
 	       status_is(tid, "Seccomp_filters", "1") &&
 	       status_shows_mask(tid, &m) &&
@@ -112,12 +91,12 @@ static void check_stacked(pid_t tid)
 /* The mask with ERRNO 5, and the filter with ERRNO 77 for getppid. */
 static int install_mask_errno(bool via_seccomp)
 {
-	return install_mask(via_seccomp, SECCOMP_RET_ERRNO | MASK_ERRNO);
+	return install_getppid_mask(via_seccomp, SECCOMP_RET_ERRNO | MASK_ERRNO);
 }
 
 static long install_filter_errno(long flags)
 {
-	return install_filter(flags, SECCOMP_RET_ERRNO | FILTER_ERRNO);
+	return install_getppid_filter(flags, SECCOMP_RET_ERRNO | FILTER_ERRNO);
 }
 
 /* In a child with both stacked on itself: mode 2, and both enforced. */
@@ -132,11 +111,11 @@ FIXTURE_SETUP(mask_over_filter) { require_mask(_metadata); }
 FIXTURE_TEARDOWN(mask_over_filter) {}
 
 FIXTURE_VARIANT(mask_over_filter) {
-	bool via_seccomp;
+	bool use_seccomp;
 };
 
-FIXTURE_VARIANT_ADD(mask_over_filter, prctl) { .via_seccomp = false };
-FIXTURE_VARIANT_ADD(mask_over_filter, seccomp) { .via_seccomp = true };
+FIXTURE_VARIANT_ADD(mask_over_filter, prctl) { .use_seccomp = false };
+FIXTURE_VARIANT_ADD(mask_over_filter, seccomp) { .use_seccomp = true };
 
 TEST_F(mask_over_filter, keeps_mode_2_and_both_apply)
 {
@@ -146,7 +125,7 @@ TEST_F(mask_over_filter, keeps_mode_2_and_both_apply)
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(install_filter_errno(-1) == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
-		CHILD_ASSERT(install_mask_errno(variant->via_seccomp) == 0);
+		CHILD_ASSERT(install_mask_errno(variant->use_seccomp) == 0);
 		check_stacked_self();
 		_exit(0);
 	}
@@ -306,12 +285,12 @@ static void check_order(struct __test_metadata *const _metadata,
 		CHILD_ASSERT(catch_sigsys() == 0);
 		CHILD_ASSERT(set_nnp() == 0);
 		if (mask_first)
-			CHILD_ASSERT(install_mask(true,
-						  c->mask_action) == 0);
-		CHILD_ASSERT(install_filter(0, c->filter_ret) == 0);
+			CHILD_ASSERT(install_getppid_mask(true,
+							  c->mask_action) == 0);
+		CHILD_ASSERT(install_getppid_filter(0, c->filter_ret) == 0);
 		if (!mask_first)
-			CHILD_ASSERT(install_mask(true,
-						  c->mask_action) == 0);
+			CHILD_ASSERT(install_getppid_mask(true,
+							  c->mask_action) == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
 		/* Allowed by the mask: the filter decides, as without one. */
 		CHILD_ASSERT(own_call(__NR_getuid) == -FILTER_ERRNO2);
@@ -376,11 +355,10 @@ TEST_F(order, filter_then_mask)
  */
 TEST(allowed_call_runs_the_filters_as_without_a_mask)
 {
-	pid_t pid;
+	pid_t pid = fork_mask_child(_metadata);
 
-	if (!require_mask(_metadata))
+	if (pid < 0)
 		return;
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct mask m;
 		long ret;
@@ -390,7 +368,7 @@ TEST(allowed_call_runs_the_filters_as_without_a_mask)
 		CHILD_ASSERT(install_filter_errno(0) == 0);
 		CHILD_ASSERT(mask_prctl_action(&m, SECCOMP_RET_ERRNO |
 					       MASK_ERRNO) == 0);
-		CHILD_ASSERT(install_filter(0, SECCOMP_RET_TRAP |
+		CHILD_ASSERT(install_getppid_filter(0, SECCOMP_RET_TRAP |
 					    FILTER_TRAP_DATA) == 0);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2);
 		CHILD_ASSERT(status_is(0, "Seccomp_filters", "2"));
@@ -499,11 +477,10 @@ static void *masked_sibling(void *arg)
 
 TEST(filter_tsync_reaches_a_masked_sibling_which_keeps_its_mask)
 {
-	pid_t pid;
+	pid_t pid = fork_mask_threads_child(_metadata);
 
-	if (!require_mask(_metadata) || !require_threads(_metadata))
+	if (pid < 0)
 		return;
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct sibling s;
 		char c, buf[8192];

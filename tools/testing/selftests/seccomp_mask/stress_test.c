@@ -391,9 +391,7 @@ static void tsync_step(struct worker *w, int n)
 	int s;
 
 	chain_mask(&m, n);
-	ret = mask_seccomp_set(SECCOMP_MASK_FLAG_TSYNC, 0, 1,
-			       (const __u32[]){ SELF_ARCH },
-			       (const struct mask *[]){ &m });
+	ret = mask_seccomp_self(SECCOMP_MASK_FLAG_TSYNC, 0, &m);
 	if (ret < 0)
 		STRESS_FAIL("TSYNC to mask %d: %s", n, strerror(errno));
 	if (ret == 0) {
@@ -622,7 +620,7 @@ static __noreturn void stress(void)
  * is over. Each read is one consistent state, no wider than the read
  * before of the same thread, never back to mode 0. 0 when all held.
  */
-static int reader(pid_t pid)
+static int status_reader(pid_t pid)
 {
 	static struct {
 		long tid;
@@ -706,7 +704,7 @@ TEST(tighten_fork_and_read_status_concurrently)
 	char what[1024];
 	pid_t pid, rpid, ret, rret;
 
-	if (!require_mask(_metadata) || !require_threads(_metadata))
+	if (!require_mask_threads(_metadata))
 		return;
 	/* The log check is part of the test: without it, it does not run. */
 	kmsg = kmsg_open_at_end();
@@ -726,7 +724,7 @@ TEST(tighten_fork_and_read_status_concurrently)
 	rpid = fork();
 	if (rpid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-		_exit(reader(pid));
+		_exit(status_reader(pid));
 	}
 	if (rpid < 0) {
 		kill(pid, SIGKILL);

@@ -95,11 +95,9 @@ static __u32 state_action(int k)
 	return SECCOMP_RET_ERRNO | (STATE_ERRNO + k);
 }
 
-static long install(unsigned int flags, const struct mask *m, int k)
+static long install_state(unsigned int flags, const struct mask *m, int k)
 {
-	return mask_seccomp_set(flags, state_action(k), 1,
-				(const __u32[]){ SELF_ARCH },
-				(const struct mask *[]){ m });
+	return mask_seccomp_self(flags, state_action(k), m);
 }
 
 /* Does the "@key:" line of @buf read @want? Else say what it reads. */
@@ -212,7 +210,7 @@ static void *tsyncer(void *arg)
 	for (k = 1; k <= MAX_STATE; k++) {
 		mask_clear(&m, PROBE_FIRST + k - 1);
 		__atomic_store_n(&sh->attempt, k, __ATOMIC_SEQ_CST);
-		ret = install(SECCOMP_MASK_FLAG_TSYNC, &m, k);
+		ret = install_state(SECCOMP_MASK_FLAG_TSYNC, &m, k);
 		if (ret) {
 			sh->tsync_errno = ret < 0 ? errno : 0;
 			sh->tsync_ret = ret;
@@ -268,7 +266,7 @@ static void __noreturn round_child(bool leader_execs)
 
 	CHILD_ASSERT(set_nnp() == 0);
 	mask_all_but_n(&m, PROBE_FIRST, 0);
-	CHILD_ASSERT(install(0, &m, 0) == 0);
+	CHILD_ASSERT(install_state(0, &m, 0) == 0);
 	for (i = 0; i < NR_IDLE; i++)
 		CHILD_ASSERT(pthread_create(&t, NULL, idle, NULL) == 0);
 	CHILD_ASSERT(pthread_create(&t, NULL, leader_execs ? tsyncer : execer,

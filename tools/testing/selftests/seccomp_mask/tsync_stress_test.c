@@ -86,11 +86,10 @@ static int stop;
 static int release_fds[2];	/* readers wait here after the loop */
 
 /* The same masks and action every time: a valid tightening, a new allowlist. */
-static long install(unsigned int flags)
+static long install_the_mask(unsigned int flags)
 {
-	return mask_seccomp_set(flags, SECCOMP_RET_ERRNO | STRESS_ERRNO, 1,
-				(const __u32[]){ SELF_ARCH },
-				(const struct mask *[]){ &the_mask });
+	return mask_seccomp_self(flags, SECCOMP_RET_ERRNO | STRESS_ERRNO,
+				 &the_mask);
 }
 
 static void *reader_fn(void *arg)
@@ -180,7 +179,7 @@ static bool line_is(const char *tid, const char *buf, const char *key,
 
 /*
  * Does the task @tid of this process show the masks and the action of
- * install(), in mode @mode with @filters filters?
+ * install_the_mask(), in mode @mode with @filters filters?
  */
 static bool task_shows_install(const char *tid, const char *mode,
 			       const char *filters)
@@ -210,7 +209,10 @@ static bool task_shows_install(const char *tid, const char *mode,
 	return line_is(tid, buf, "Seccomp_mask_action", want);
 }
 
-/* Every task of this process, and no other, shows what install() installs. */
+/*
+ * Every task of this process, and no other, shows what install_the_mask()
+ * installs.
+ */
 static int every_task_shows_install(const char *mode, const char *filters)
 {
 	struct dirent *d;
@@ -285,7 +287,7 @@ static bool readers_running(void)
 }
 
 /* The child: everything under the masks. Exits 0 when all held. */
-static void stress(bool filter, double seconds)
+static void run_stress(bool filter, double seconds)
 {
 	unsigned long first[NR_READERS];
 	double t0, deadline;
@@ -298,7 +300,7 @@ static void stress(bool filter, double seconds)
 	if (filter)
 		CHILD_ASSERT(filter_allow_all() == 0);
 	/* The threads start with the masks (they share this allowlist). */
-	CHILD_ASSERT(install(0) == 0);
+	CHILD_ASSERT(install_the_mask(0) == 0);
 	CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == (filter ? 2 : 3));
 	for (i = 0; i < NR_READERS; i++) {
 		readers[i].denied = i % 2;
@@ -313,13 +315,13 @@ static void stress(bool filter, double seconds)
 	t0 = now();
 	deadline = t0 + seconds;
 	while (result->tsyncs < MAX_TSYNCS && now() < deadline) {
-		long ret = install(SECCOMP_MASK_FLAG_TSYNC);
+		long ret = install_the_mask(SECCOMP_MASK_FLAG_TSYNC);
 
 		if (ret) {
 			/* -1 and an errno, or the TID of a thread that refused. */
 			result->tsync_ret = ret;
 			result->tsync_errno = ret < 0 ? errno : 0;
-			child_fail(__LINE__, "install(SECCOMP_MASK_FLAG_TSYNC) == 0");
+			child_fail(__LINE__, "install_the_mask(SECCOMP_MASK_FLAG_TSYNC) == 0");
 		}
 		result->tsyncs++;
 	}
@@ -412,7 +414,7 @@ TEST_F_TIMEOUT(tsync_stress, every_tsync_replaces_allowlists_under_readers,
 
 	pid = fork_child(_metadata);
 	if (pid == 0)
-		stress(variant->filter, seconds);
+		run_stress(variant->filter, seconds);
 
 	ret = waitpid_timeout(pid, &status, 0, (seconds + 60) * 1000);
 	ASSERT_EQ(pid, ret) {

@@ -76,14 +76,12 @@ static void worker_stop(struct cmd_thread *w)
 }
 
 /* All but getppid, with ERRNO 9, for this ABI, with @flags. */
-static long install(unsigned int flags)
+static long install_own(unsigned int flags)
 {
 	struct mask m;
 
 	mask_all_but(&m, __NR_getppid);
-	return mask_seccomp_set(flags, SECCOMP_RET_ERRNO | TSYNC_ERRNO, 1,
-				(const __u32[]){ SELF_ARCH },
-				(const struct mask *[]){ &m });
+	return mask_seccomp_self(flags, SECCOMP_RET_ERRNO | TSYNC_ERRNO, &m);
 }
 
 /*
@@ -100,7 +98,7 @@ static long install_both(unsigned int flags)
 				      2, &own, &oth);
 }
 
-/* Has @tid got what install() installs, on top of mode @mode? */
+/* Has @tid got what install_own() installs, on top of mode @mode? */
 static bool has_install(pid_t tid, const char *mode)
 {
 	struct mask m;
@@ -140,9 +138,9 @@ TEST(every_thread_gets_the_callers_resulting_masks_and_action)
 	bool other = other_abi_available();
 	pid_t pid, ppid = getpid();
 
-	if (!require_mask(_metadata) || !require_threads(_metadata))
+	pid = fork_mask_threads_child(_metadata);
+	if (pid < 0)
 		return;
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct cmd_thread w[NR_WORKERS];
 		struct mask own, oth;
@@ -164,7 +162,7 @@ TEST(every_thread_gets_the_callers_resulting_masks_and_action)
 			CHILD_ASSERT(cmd_thread_ask(&w[i], 'p') == ppid);
 		}
 		/* Then a TSYNC tightening of this ABI only. */
-		CHILD_ASSERT(install(SECCOMP_MASK_FLAG_TSYNC) == 0);
+		CHILD_ASSERT(install_own(SECCOMP_MASK_FLAG_TSYNC) == 0);
 		CHILD_ASSERT(has_install(0, "3"));
 		mask_format(&oth, list, sizeof(list));
 		for (i = 0; i < NR_WORKERS; i++) {
@@ -185,11 +183,10 @@ TEST(every_thread_gets_the_callers_resulting_masks_and_action)
 /* no_new_privs goes with the masks to every thread. */
 TEST(no_new_privs_reaches_every_thread)
 {
-	pid_t pid;
+	pid_t pid = fork_mask_threads_child(_metadata);
 
-	if (!require_mask(_metadata) || !require_threads(_metadata))
+	if (pid < 0)
 		return;
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct cmd_thread w[NR_WORKERS];
 		int i;
@@ -201,7 +198,7 @@ TEST(no_new_privs_reaches_every_thread)
 			CHILD_ASSERT(cmd_thread_ask(&w[i], 'n') == 0);
 			CHILD_ASSERT(status_is(w[i].tid, "NoNewPrivs", "0"));
 		}
-		CHILD_ASSERT(install(SECCOMP_MASK_FLAG_TSYNC) == 0);
+		CHILD_ASSERT(install_own(SECCOMP_MASK_FLAG_TSYNC) == 0);
 		for (i = 0; i < NR_WORKERS; i++) {
 			CHILD_ASSERT(cmd_thread_ask(&w[i], 'n') == 1);
 			CHILD_ASSERT(status_is(w[i].tid, "NoNewPrivs", "1"));
@@ -240,7 +237,7 @@ static int sibling_masks(int denied, int other_denied)
 					   2, &own, &oth);
 }
 
-/* The sibling's mask does not allow getpid, which install()'s allows. */
+/* The sibling's mask does not allow getpid, which install_own()'s allows. */
 static int sibling_not_a_superset(void)
 {
 	return sibling_mask(__NR_getpid, SECCOMP_RET_ERRNO | TSYNC_ERRNO);
@@ -455,7 +452,7 @@ FIXTURE_VARIANT_ADD(sibling, both_abis_supersets) {
 
 FIXTURE_SETUP(sibling)
 {
-	if (!require_mask(_metadata) || !require_threads(_metadata))
+	if (!require_mask_threads(_metadata))
 		return;
 	if (variant->c.both)
 		require_other_abi(_metadata);
@@ -511,7 +508,7 @@ TEST_F(sibling, takes_the_masks_or_fails_the_call_with_its_tid)
 		if (c->both)
 			ret = install_both(SECCOMP_MASK_FLAG_TSYNC);
 		else
-			ret = install(SECCOMP_MASK_FLAG_TSYNC);
+			ret = install_own(SECCOMP_MASK_FLAG_TSYNC);
 		if (c->takes) {
 			CHILD_ASSERT(ret == 0);
 			CHILD_ASSERT(has_install(0, "3"));
@@ -575,7 +572,7 @@ TEST(the_abi_not_listed_is_checked_too)
 {
 	pid_t pid, ppid = getpid();
 
-	if (!require_mask(_metadata) || !require_threads(_metadata) ||
+	if (!require_mask_threads(_metadata) ||
 	    !require_other_abi(_metadata))
 		return;
 	pid = fork_child(_metadata);
@@ -594,7 +591,7 @@ TEST(the_abi_not_listed_is_checked_too)
 		worker_start(&s, sibling_narrows_other_abi);
 		CHILD_ASSERT(shows_other_mask(s.tid, OTHER_NR_getpid));
 		/* This ABI's new mask is a subset of the sibling's. */
-		CHILD_ASSERT(install(SECCOMP_MASK_FLAG_TSYNC) == s.tid);
+		CHILD_ASSERT(install_own(SECCOMP_MASK_FLAG_TSYNC) == s.tid);
 		/* Nothing changed: the caller and the bystander allow all. */
 		tid[0] = 0;
 		tid[1] = bystander.tid;
@@ -660,7 +657,7 @@ static void pidns_init(void)
 	/* Here the threads are 2 and 3; outside, they have other TIDs. */
 	CHILD_ASSERT(bystander.tid > 1 && s.tid > 1 && s.tid != bystander.tid);
 	CHILD_ASSERT(pidns_outer_tid > 0 && pidns_outer_tid != s.tid);
-	ret = install(SECCOMP_MASK_FLAG_TSYNC);
+	ret = install_own(SECCOMP_MASK_FLAG_TSYNC);
 	CHILD_ASSERT(ret == s.tid);
 	CHILD_ASSERT(ret != pidns_outer_tid);
 	CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0);
@@ -676,11 +673,10 @@ static void pidns_init(void)
 TEST(tid_is_the_one_of_the_callers_pid_namespace)
 {
 	int status;
-	pid_t pid;
+	pid_t pid = fork_mask_threads_child(_metadata);
 
-	if (!require_mask(_metadata) || !require_threads(_metadata))
+	if (pid < 0)
 		return;
-	pid = fork_child(_metadata);
 	if (pid == 0) {
 		pid_t init;
 		int st;
@@ -736,16 +732,16 @@ TEST_F(flags, unknown_is_einval_and_installs_nothing)
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		errno = 0;
-		CHILD_ASSERT(install(variant->flags) == -1);
+		CHILD_ASSERT(install_own(variant->flags) == -1);
 		CHILD_ASSERT(errno == EINVAL);
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0);
 		CHILD_ASSERT(has_no_mask(0));
 		/* The one known flag is taken (one thread: nothing to sync). */
-		CHILD_ASSERT(install(SECCOMP_MASK_FLAG_TSYNC) == 0);
+		CHILD_ASSERT(install_own(SECCOMP_MASK_FLAG_TSYNC) == 0);
 		CHILD_ASSERT(has_install(0, "3"));
 		/* Also in mode 3, where nothing changes either. */
 		errno = 0;
-		CHILD_ASSERT(install(variant->flags) == -1);
+		CHILD_ASSERT(install_own(variant->flags) == -1);
 		CHILD_ASSERT(errno == EINVAL);
 		_exit(0);
 	}

@@ -44,75 +44,62 @@ FIXTURE(set_size) {
 };
 
 FIXTURE_VARIANT(set_size) {
-	__u32 size;
-	int err;			/* 0: installed */
-	unsigned int nonzero_at;	/* a non-zero byte there (>= 24), 0: none */
-	unsigned int over_hole;		/* bytes of the set past the mapping */
+	struct size_case c;	/* err 0: installed; nonzero_at >= 24 */
 	__u32 reserved;
 };
 
-/* { .size, .err, .nonzero_at, .over_hole, .reserved } */
+/* { { .size, .err, .nonzero_at, .over_hole }, .reserved } */
 
 /* Rule 3: below the first layout. */
-FIXTURE_VARIANT_ADD(set_size, size_0_is_einval) { 0, EINVAL };
-FIXTURE_VARIANT_ADD(set_size, size_1_is_einval) { 1, EINVAL };
-FIXTURE_VARIANT_ADD(set_size, size_16_of_the_version_2_struct_is_einval) { 16, EINVAL };
-FIXTURE_VARIANT_ADD(set_size, size_23_is_einval) { 23, EINVAL };
+FIXTURE_VARIANT_ADD(set_size, size_0_is_einval) { { 0, EINVAL } };
+FIXTURE_VARIANT_ADD(set_size, size_1_is_einval) { { 1, EINVAL } };
+FIXTURE_VARIANT_ADD(set_size, size_16_of_the_version_2_struct_is_einval) { { 16, EINVAL } };
+FIXTURE_VARIANT_ADD(set_size, size_23_is_einval) { { 23, EINVAL } };
 
 /* Rule 5: larger sets with a zero tail behave as 24. */
-FIXTURE_VARIANT_ADD(set_size, size_24_is_valid) { 24 };
-FIXTURE_VARIANT_ADD(set_size, size_32_zero_tail_is_valid) { 32 };
-FIXTURE_VARIANT_ADD(set_size, size_4096_zero_tail_is_valid) { 4096 };
+FIXTURE_VARIANT_ADD(set_size, size_24_is_valid) { { 24 } };
+FIXTURE_VARIANT_ADD(set_size, size_32_zero_tail_is_valid) { { 32 } };
+FIXTURE_VARIANT_ADD(set_size, size_4096_zero_tail_is_valid) { { 4096 } };
 
 /* Rule 5: a non-zero byte past the kernel's 24. */
-FIXTURE_VARIANT_ADD(set_size, size_32_nonzero_at_24_is_e2big) { 32, E2BIG, 24 };
-FIXTURE_VARIANT_ADD(set_size, size_32_nonzero_at_31_is_e2big) { 32, E2BIG, 31 };
-FIXTURE_VARIANT_ADD(set_size, size_4096_nonzero_at_24_is_e2big) { 4096, E2BIG, 24 };
-FIXTURE_VARIANT_ADD(set_size, size_4096_nonzero_at_2048_is_e2big) { 4096, E2BIG, 2048 };
-FIXTURE_VARIANT_ADD(set_size, size_4096_nonzero_at_4095_is_e2big) { 4096, E2BIG, 4095 };
+FIXTURE_VARIANT_ADD(set_size, size_32_nonzero_at_24_is_e2big) { { 32, E2BIG, 24 } };
+FIXTURE_VARIANT_ADD(set_size, size_32_nonzero_at_31_is_e2big) { { 32, E2BIG, 31 } };
+FIXTURE_VARIANT_ADD(set_size, size_4096_nonzero_at_24_is_e2big) { { 4096, E2BIG, 24 } };
+FIXTURE_VARIANT_ADD(set_size, size_4096_nonzero_at_2048_is_e2big) { { 4096, E2BIG, 2048 } };
+FIXTURE_VARIANT_ADD(set_size, size_4096_nonzero_at_4095_is_e2big) { { 4096, E2BIG, 4095 } };
 
 /* Rule 4: above a page, before any read past the size word. */
-FIXTURE_VARIANT_ADD(set_size, size_4097_is_e2big) { 4097, E2BIG };
-FIXTURE_VARIANT_ADD(set_size, size_65536_is_e2big) { 65536, E2BIG };
-FIXTURE_VARIANT_ADD(set_size, size_0xffffffff_is_e2big) { 0xffffffff, E2BIG };
+FIXTURE_VARIANT_ADD(set_size, size_4097_is_e2big) { { 4097, E2BIG } };
+FIXTURE_VARIANT_ADD(set_size, size_65536_is_e2big) { { 65536, E2BIG } };
+FIXTURE_VARIANT_ADD(set_size, size_0xffffffff_is_e2big) { { 0xffffffff, E2BIG } };
 
 /* Rule 5: the size bytes not readable. */
-FIXTURE_VARIANT_ADD(set_size, size_24_last_byte_unmapped_is_efault) { 24, EFAULT, 0, 1 };
-FIXTURE_VARIANT_ADD(set_size, size_24_only_the_size_mapped_is_efault) { 24, EFAULT, 0, 20 };
-FIXTURE_VARIANT_ADD(set_size, size_32_tail_unmapped_is_efault) { 32, EFAULT, 0, 4 };
-FIXTURE_VARIANT_ADD(set_size, size_4096_last_byte_unmapped_is_efault) { 4096, EFAULT, 0, 1 };
+FIXTURE_VARIANT_ADD(set_size, size_24_last_byte_unmapped_is_efault) { { 24, EFAULT, 0, 1 } };
+FIXTURE_VARIANT_ADD(set_size, size_24_only_the_size_mapped_is_efault) { { 24, EFAULT, 0, 20 } };
+FIXTURE_VARIANT_ADD(set_size, size_32_tail_unmapped_is_efault) { { 32, EFAULT, 0, 4 } };
+FIXTURE_VARIANT_ADD(set_size, size_4096_last_byte_unmapped_is_efault) { { 4096, EFAULT, 0, 1 } };
 
 /* Rule 6: the reserved word. */
-FIXTURE_VARIANT_ADD(set_size, reserved_1_is_einval) { 24, EINVAL, 0, 0, 1 };
-FIXTURE_VARIANT_ADD(set_size, reserved_bit_31_is_einval) { 24, EINVAL, 0, 0, 0x80000000 };
-FIXTURE_VARIANT_ADD(set_size, size_32_reserved_1_is_einval) { 32, EINVAL, 0, 0, 1 };
+FIXTURE_VARIANT_ADD(set_size, reserved_1_is_einval) { { 24, EINVAL, 0, 0 }, 1 };
+FIXTURE_VARIANT_ADD(set_size, reserved_bit_31_is_einval) { { 24, EINVAL, 0, 0 }, 0x80000000 };
+FIXTURE_VARIANT_ADD(set_size, size_32_reserved_1_is_einval) { { 32, EINVAL, 0, 0 }, 1 };
 
 FIXTURE_SETUP(set_size) { self->page = require_mask_page(_metadata); }
 FIXTURE_TEARDOWN(set_size) { page_put(self->page); }
 
 /*
- * Write @set into @page so that its @size bytes end @over_hole bytes past
- * the end of the mapping (a size above a page: from the page's start, so
- * that its bytes past the first 4096 are not mapped);
- * a size below 24 still gets the whole 24-byte header, ending at the
- * mapping's end. Returns where the set starts.
+ * Write @set, of @c's size, into @page as place_sized() lays it out, the
+ * rest of the page zero: a size below 24 still gets the whole 24-byte
+ * header. Returns where the set starts.
  */
 static struct seccomp_mask_set *place_set(unsigned char *page,
 					  const struct seccomp_mask_set *set,
-					  unsigned int nonzero_at,
-					  unsigned int over_hole)
+					  const struct size_case *c)
 {
-	size_t span = set->size < sizeof(*set) ? sizeof(*set) : set->size;
-	unsigned char *at = page;
 	size_t avail;
+	unsigned char *at = place_sized(page, c, sizeof(*set), 0, 0, &avail);
 
-	if (span <= 4096)
-		at = page + 4096 - span + over_hole;
-	avail = page + 4096 - at;
-	memset(page, 0, 4096);
 	memcpy(at, set, avail < sizeof(*set) ? avail : sizeof(*set));
-	if (nonzero_at && nonzero_at < avail)
-		at[nonzero_at] = 0x80;
 	return (struct seccomp_mask_set *)at;
 }
 
@@ -133,7 +120,7 @@ TEST_F(set_size, install)
 	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct seccomp_mask_set set = {
-			.size = variant->size,
+			.size = variant->c.size,
 			.nr_masks = 1,
 			.__reserved = variant->reserved,
 			.masks = (uintptr_t)&e,
@@ -143,15 +130,14 @@ TEST_F(set_size, install)
 		long ret;
 
 		CHILD_ASSERT(set_nnp() == 0);
-		s = place_set(self->page, &set, variant->nonzero_at,
-			      variant->over_hole);
+		s = place_set(self->page, &set, &variant->c);
 		errno = 0;
 		ret = sys_seccomp(SECCOMP_SET_MODE_MASK, 0, s);
-		if (!variant->err) {
+		if (!variant->c.err) {
 			CHILD_ASSERT(ret == 0);
 		} else {
 			CHILD_ASSERT(ret == -1);
-			CHILD_ASSERT(errno == variant->err);
+			CHILD_ASSERT(errno == variant->c.err);
 			/* Nothing installed. */
 			CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0);
 			CHILD_ASSERT(read_status(0, buf, sizeof(buf)) == 0);
@@ -160,7 +146,8 @@ TEST_F(set_size, install)
 			/* The same set with a valid header installs. */
 			set.size = sizeof(set);
 			set.__reserved = 0;
-			s = place_set(self->page, &set, 0, 0);
+			s = place_set(self->page, &set,
+				      &(const struct size_case){ sizeof(set) });
 			CHILD_ASSERT(sys_seccomp(SECCOMP_SET_MODE_MASK, 0, s) == 0);
 		}
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
@@ -198,11 +185,11 @@ TEST(larger_set_tightens_like_24)
 	struct mask all, m;
 	pid_t pid;
 
-	if (!require_mask(_metadata))
-		return;
 	mask_all(&all, SECCOMP_MASK_MAX_BITS);
 	mask_all_but(&m, __NR_getppid);
-	pid = fork_child(_metadata);
+	pid = fork_mask_child(_metadata);
+	if (pid < 0)
+		return;
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(install_sized(4096, &all) == 0);

@@ -26,10 +26,14 @@ static long x32_getpid(void)
 	return x32_syscall(NR64_getpid, 0, 0, 0);
 }
 
-static bool require_x32(struct __test_metadata *const _metadata)
+/* require_mask(), then a kernel with x32 calls. */
+static bool require_mask_x32(struct __test_metadata *const _metadata)
 {
-	long ret = x32_getpid();
+	long ret;
 
+	if (!require_mask(_metadata))
+		return false;
+	ret = x32_getpid();
 	if (ret == -unimplemented_errno())
 		SKIP_UNLESS_REQUIRED(return false,
 				     "CONFIG_X86_X32_ABI not enabled (x32 getpid: ENOSYS)");
@@ -40,7 +44,7 @@ static bool require_x32(struct __test_metadata *const _metadata)
 /* Without seccomp, an x32 call runs. */
 TEST(x32_getpid_runs_without_a_mask)
 {
-	if (!require_mask(_metadata) || !require_x32(_metadata))
+	if (!require_mask_x32(_metadata))
 		return;
 	EXPECT_EQ(getpid(), x32_getpid());
 }
@@ -55,13 +59,7 @@ FIXTURE_VARIANT(x32_prctl) {
 FIXTURE_VARIANT_ADD(x32_prctl, kill) { .action = 0 };
 FIXTURE_VARIANT_ADD(x32_prctl, errno) { .action = SECCOMP_RET_ERRNO | MASK_ERRNO };
 
-FIXTURE_SETUP(x32_prctl)
-{
-	if (!require_mask(_metadata))
-		return;
-	require_x32(_metadata);
-}
-
+FIXTURE_SETUP(x32_prctl) { require_mask_x32(_metadata); }
 FIXTURE_TEARDOWN(x32_prctl) {}
 
 TEST_F(x32_prctl, is_einval_and_installs_nothing)
