@@ -77,6 +77,8 @@ check "arm64 boot: QEMU_CPU chooses the CPU; only the indirect branch then" \
 aboot --name a --cmd true --out stdio
 check "arm64 boot --out stdio: the output reaches the terminal and the log" \
 	eval 'grep -q "^ok 1 selftests" "$TMPD/boot.log" && grep -q "^ok 1 selftests" "$LOGS/a.out"'
+check "arm64 boot --out stdio: the port's chardev is a file, never stdio (at stdin's EOF QEMU closes the port and the guest's writes block)" \
+	eval 'grep -q "file,id=out,path=" "$LOGS/a.run" && ! grep -q "stdio,id=out" "$LOGS/a.run"'
 FAKE_QEMU_STATUS=3 aboot --name a --cmd 'exit 3'
 check "arm64 boot: guest status 3 -> exit 3" eval '[ "$RC" = 3 ] && [ "$(cat "$LOGS/a.result")" = "exit 3" ]'
 FAKE_QEMU=partial aboot --name a --cmd true
