@@ -27,6 +27,15 @@
 # of both ABIs (int80), and --learn beside a registered audit daemon;
 # --features, and --spec-allow on a mask stacked on a filter).
 #
+# On arm64 (uname -m aarch64) the same, with the AArch64 and AArch32 names
+# (profile sections [aarch64] and [arm]), the arm64 profiles (installed as
+# /profiles/NAME.profile from profiles/arm64/) and, for both ABIs,
+# status32, a static AArch32 program: --learn of it gives a profile whose
+# [aarch64] part is the execve into it and whose [arm] part has set_tls
+# (the ARM-private 0x0f0005, bit 1029); under that profile with the kill
+# action it shows Seccomp_mask_compat ending in 1029, and without set_tls
+# it is killed by SIGSYS at its start-up.
+#
 # A kernel without the mask mode (or without version 2 of it: actions,
 # stacking, the log action --learn needs; or without version 3: the
 # feature query, SECCOMP_MASK_FLAG_SPEC_ALLOW) makes the tests that need
@@ -37,6 +46,25 @@ P=${PROFILE_DIR:-/profiles}
 W=${WORK_DIR:-/tmp/mask-profiles}
 REQUIRED=${SECCOMP_MASK_REQUIRED:-0}
 . "$P/workloads.sh"
+
+# The architecture's names: its ABIs (mask-exec's profile sections), the
+# --print example and its /proc form, a misspelt name and mask-exec's
+# suggestion, the --features lines of its ABIs.
+if [ "$(uname -m)" = aarch64 ]; then
+	NATIVE=aarch64 COMPAT=arm
+	PRINT_ALLOW=read,write,openat,close,15,39,60-62 PRINT_COMPAT=1,set_tls
+	PRINT_EXP=$(printf 'Seccomp_mask:\t15,39,56-57,60-64\nSeccomp_mask_compat:\t1,1029')
+	TYPO=opnat SUGGESTED=openat
+	GOOD_EXP=$(printf 'Seccomp_mask:\tclose,read,write\nSeccomp_mask_compat:\texit,read,write')
+	FEATURES_ABIS=$(printf 'abi: aarch64 0xc00000b7 max_bits 1024\nabi: arm 0x40000028 max_bits 1040')
+else
+	NATIVE=x86_64 COMPAT=i386
+	PRINT_ALLOW=read,write,open,close,15,39,60-62 PRINT_COMPAT=1
+	PRINT_EXP=$(printf 'Seccomp_mask:\t0-3,15,39,60-62\nSeccomp_mask_compat:\t1')
+	TYPO=opn SUGGESTED=open
+	GOOD_EXP=$(printf 'Seccomp_mask:\tread,write,close\nSeccomp_mask_compat:\texit,read,write')
+	FEATURES_ABIS=$(printf 'abi: x86_64 0xc000003e max_bits 1024\nabi: i386 0x40000003 max_bits 1024')
+fi
 
 n=0
 failed=0
@@ -78,6 +106,69 @@ learn_into() {
 	return $lr
 }
 
+# learn_both_abis (x86-64): --learn of both ABIs: int80 asks for its pid
+# through syscall and through int $0x80; the learned profile has getpid in
+# both parts and runs it under the kill action.
+learn_both_abis_x86_64() {
+	mask-exec --learn "$W/int80.profile" -- int80 > "$W/int80.learn" 2> "$W/int80.learn.err"
+	rl=$?
+	mask-exec --profile "$W/int80.profile" --action kill -- int80 > "$W/int80.kill" 2>&1
+	rk=$?
+	cat "$W/int80.learn.err" "$W/int80.kill" | diag
+	r=0
+	status_is 0 $rl || r=1
+	status_is 0 $rk || r=1
+	[ "$(section "$W/int80.profile" i386)" = getpid ] &&
+		section "$W/int80.profile" x86_64 | grep -qx getpid || r=1
+	[ "$(grep -c ' = [1-9][0-9]*$' "$W/int80.kill")" = 2 ] || r=1
+	[ $r = 0 ] || diag < "$W/int80.profile"
+	return $r
+}
+
+# learn_both_abis (arm64): mask-exec (AArch64) executes status32
+# (AArch32).  The learned [aarch64] part is that execve alone, the [arm]
+# part has set_tls by name (glibc's start-up, 0x0f0005).  Under that
+# profile with the kill action status32 runs and sees its masks: execve
+# (221) and, in the compat mask, set_tls as bit 1029.  Without set_tls it
+# is killed by SIGSYS, and the kernel's audit record names the real
+# number: arch=40000028 (AUDIT_ARCH_ARM) syscall=983045 (0x0f0005).
+learn_both_abis_aarch64() {
+	mask-exec --learn "$W/status32.profile" -- status32 > "$W/status32.learn" \
+		2> "$W/status32.learn.err"
+	rl=$?
+	mask-exec --profile "$W/status32.profile" --action kill -- status32 > "$W/status32.kill" 2>&1
+	rk=$?
+	sed '/^set_tls$/d' "$W/status32.profile" > "$W/status32.cut.profile"
+	nlog=$(dmesg | grep -c 'type=1326')
+	mask-exec --profile "$W/status32.cut.profile" --action kill -- status32 \
+		> "$W/status32.cut" 2>&1
+	rc=$?
+	# kauditd prints the record a moment later.
+	i=0
+	while [ "$(dmesg | grep -c 'type=1326')" -le "$nlog" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	dmesg | grep 'type=1326' | tail -n 1 > "$W/status32.audit"
+	cat "$W/status32.learn.err" "$W/status32.kill" "$W/status32.cut" "$W/status32.audit" | diag
+	r=0
+	grep -q ' arch=40000028 .*syscall=983045 .*code=0x80000000' "$W/status32.audit" || r=1
+	status_is 0 $rl || r=1
+	status_is 0 $rk || r=1
+	status_is 159 $rc || r=1
+	[ "$(section "$W/status32.profile" aarch64)" = execve ] &&
+		section "$W/status32.profile" arm | grep -qx set_tls || r=1
+	grep -q '^status32: AArch32 (arm) pid [1-9]' "$W/status32.learn" &&
+		grep -q '^status32: AArch32 (arm) pid [1-9]' "$W/status32.kill" &&
+		grep -q '^Seccomp:	3$' "$W/status32.kill" &&
+		grep -q '^Seccomp_mask:	221$' "$W/status32.kill" &&
+		grep -qE '^Seccomp_mask_compat:	.*[,	]1029$' "$W/status32.kill" &&
+		grep -q '^Seccomp_mask_action:	kill_process$' "$W/status32.kill" || r=1
+	[ ! -s "$W/status32.cut" ] || r=1
+	[ $r = 0 ] || diag < "$W/status32.profile"
+	return $r
+}
+
 profiles=
 for p in $PROFILES; do
 	[ -f "$P/$p.profile" ] && profiles="$profiles $p"
@@ -98,9 +189,9 @@ fi
 setup_workdir "$W"
 
 # --print: the /proc list format, no program run.
-out=$(mask-exec --print --allow read,write,open,close,15,39,60-62 --allow-compat 1 \
+out=$(mask-exec --print --allow "$PRINT_ALLOW" --allow-compat "$PRINT_COMPAT" \
 	--action errno=38 2>&1)
-exp=$(printf 'Seccomp_mask:\t0-3,15,39,60-62\nSeccomp_mask_compat:\t1\nSeccomp_mask_action:\terrno 38')
+exp=$(printf '%s\nSeccomp_mask_action:\terrno 38' "$PRINT_EXP")
 [ "$out" = "$exp" ]
 r=$?
 [ $r = 0 ] || echo "$out" | diag
@@ -108,30 +199,40 @@ check $r mask_exec_print
 
 # An unknown name: exit status 125, a suggestion, nothing executed.
 rm -f "$W/touched"
-out=$(mask-exec --allow execve,opn,exit_group -- touch "$W/touched" 2>&1)
+out=$(mask-exec --allow "execve,$TYPO,exit_group" -- touch "$W/touched" 2>&1)
 r=$?
 echo "$out" | diag
-[ $r = 125 ] && [ ! -e "$W/touched" ] && echo "$out" | grep -q 'did you mean open'
+[ $r = 125 ] && [ ! -e "$W/touched" ] && echo "$out" | grep -q "did you mean $SUGGESTED"
 check $? mask_exec_unknown_name
 
-# A name of the other ABI only: said so, exit status 125.
+# A name of the other ABI only: said so, exit status 125.  On arm64 also an
+# ARM-private one, with its number and its bit.
 out=$(mask-exec --allow execve,mmap2 -- true 2>&1)
 r=$?
 echo "$out" | diag
-[ $r = 125 ] && echo "$out" | grep -q "'mmap2' is not an x86_64 syscall; it is i386 syscall 192"
-check $? mask_exec_other_abi_name
+[ $r = 125 ] && echo "$out" | grep -q "'mmap2' is not an $NATIVE syscall; it is $COMPAT syscall 192"
+r=$?
+if [ "$NATIVE" = aarch64 ]; then
+	out=$(mask-exec --allow execve,set_tls -- true 2>&1)
+	rp=$?
+	echo "$out" | diag
+	[ $rp = 125 ] &&
+		echo "$out" | grep -q "'set_tls' is not an aarch64 syscall; it is arm syscall 0x0f0005, 1029 in its mask" ||
+		r=1
+fi
+check $r mask_exec_other_abi_name
 
 # A profile: both sections read, errors named by file and line.
-printf 'read, write # a comment\n\n[i386]\nexit 3-4\n[x86_64]\nclose\n' > "$W/good.profile"
-printf 'read\nmmap2\n[i386]\nwrite\n[x32]\n' > "$W/bad.profile"
+printf 'read, write # a comment\n\n[%s]\nexit 3-4\n[%s]\nclose\n' "$COMPAT" "$NATIVE" > "$W/good.profile"
+printf 'read\nmmap2\n[%s]\nwrite\n[x32]\n' "$COMPAT" > "$W/bad.profile"
 out=$(mask-exec --print --names --profile "$W/good.profile" 2>&1)
-exp=$(printf 'Seccomp_mask:\tread,write,close\nSeccomp_mask_compat:\texit,read,write\nSeccomp_mask_action:\tkill_process')
+exp=$(printf '%s\nSeccomp_mask_action:\tkill_process' "$GOOD_EXP")
 r=0
 [ "$out" = "$exp" ] || { echo "$out" | diag; r=1; }
 out=$(mask-exec --profile "$W/bad.profile" -- true 2>&1)
 rb=$?
 echo "$out" | diag
-[ $rb = 125 ] && echo "$out" | grep -q "bad.profile:2: 'mmap2' is not an x86_64 syscall" &&
+[ $rb = 125 ] && echo "$out" | grep -q "bad.profile:2: 'mmap2' is not an $NATIVE syscall" &&
 	echo "$out" | grep -q "bad.profile:5: '\[x32\]' is not" || r=1
 check $r mask_exec_profile_format
 
@@ -212,22 +313,12 @@ if [ $v2 = 1 ]; then
 	status_is 159 $r
 	check $? mask_exec_mask_before_filter
 
-	# --learn of both ABIs: int80 asks for its pid through syscall and
-	# through int $0x80; the learned profile has getpid in both parts and
-	# runs it under the kill action.
-	mask-exec --learn "$W/int80.profile" -- int80 > "$W/int80.learn" 2> "$W/int80.learn.err"
-	rl=$?
-	mask-exec --profile "$W/int80.profile" --action kill -- int80 > "$W/int80.kill" 2>&1
-	rk=$?
-	cat "$W/int80.learn.err" "$W/int80.kill" | diag
-	r=0
-	status_is 0 $rl || r=1
-	status_is 0 $rk || r=1
-	[ "$(section "$W/int80.profile" i386)" = getpid ] &&
-		section "$W/int80.profile" x86_64 | grep -qx getpid || r=1
-	[ "$(grep -c ' = [1-9][0-9]*$' "$W/int80.kill")" = 2 ] || r=1
-	[ $r = 0 ] || diag < "$W/int80.profile"
-	check $r mask_exec_learn_both_abis
+	if [ "$NATIVE" = aarch64 ]; then
+		learn_both_abis_aarch64
+	else
+		learn_both_abis_x86_64
+	fi
+	check $? mask_exec_learn_both_abis
 
 	# With an audit daemon registered (here another learner), --learn
 	# reads the read-log multicast group instead, with the same result.
@@ -249,8 +340,8 @@ if [ $v2 = 1 ]; then
 	status_is 0 $r && status_is 0 $rd && same "$W/mc.plain" "$W/mc.out" &&
 		grep -q 'reading the read-log multicast group' "$W/mc.err" &&
 		grep -q 'audit records, 0 lost$' "$W/mc.err" &&
-		section "$W/mc.profile" x86_64 | grep -qx getdents64 &&
-		! section "$W/mc.profile" x86_64 | grep -qxE "nanosleep|clock_nanosleep"
+		section "$W/mc.profile" "$NATIVE" | grep -qx getdents64 &&
+		! section "$W/mc.profile" "$NATIVE" | grep -qxE "nanosleep|clock_nanosleep"
 	check $? mask_exec_learn_multicast
 else
 	for t in mask_exec_action_errno mask_exec_stacked_status \
@@ -261,7 +352,8 @@ else
 fi
 
 # Version 3: --features prints what the kernel's feature query says (an
-# x86-64 kernel with IA32_EMULATION); a kernel before version 3 has none.
+# x86-64 kernel with IA32_EMULATION, an arm64 one with COMPAT); a kernel
+# before version 3 has none.
 mask-exec --features > "$W/features.out" 2> "$W/features.err"
 r=$?
 if [ $r = 125 ] && grep -q 'no feature query' "$W/features.err"; then
@@ -271,7 +363,7 @@ if [ $r = 125 ] && grep -q 'no feature query' "$W/features.err"; then
 		missing "$t" "$v3why"
 	done
 else
-	exp=$(printf 'set_size: 24\nflags: 0x3 tsync spec_allow\nactions: 0xf kill_process trap errno log\nabi: x86_64 0xc000003e max_bits 1024\nabi: i386 0x40000003 max_bits 1024')
+	exp=$(printf 'set_size: 24\nflags: 0x3 tsync spec_allow\nactions: 0xf kill_process trap errno log\n%s' "$FEATURES_ABIS")
 	[ $r = 0 ] && [ "$(cat "$W/features.out")" = "$exp" ]
 	r=$?
 	[ $r = 0 ] || cat "$W/features.out" "$W/features.err" | diag
@@ -359,9 +451,9 @@ for p; do
 	fi
 	[ -s "$lp" ] || { echo "no profile learned" | diag; r=1; }
 	if [ $r = 0 ]; then
-		native=$(section "$lp" x86_64 | sort -u)
-		echo "learned x86_64: $(echo "$native" | wc -l) syscalls," \
-			"i386: $(section "$lp" i386 | sort -u | wc -l);" \
+		native=$(section "$lp" "$NATIVE" | sort -u)
+		echo "learned $NATIVE: $(echo "$native" | wc -l) syscalls," \
+			"$COMPAT: $(section "$lp" "$COMPAT" | sort -u | wc -l);" \
 			"not in $p.profile: $(echo "$native" | grep -vxF "$list" | tr '\n' ' ')-;" \
 			"in $p.profile only: $(echo "$list" | grep -vxF "$native" | tr '\n' ' ')-" |
 			diag

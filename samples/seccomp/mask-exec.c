@@ -14,16 +14,29 @@
  * LIST holds syscall names, numbers and ranges of numbers, separated by
  * commas or white space: "read,write,exit_group,60-62".  Names are resolved
  * with tables generated at build time from the syscall tables of the kernel
- * tree (arch/x86/entry/syscalls/syscall_{64,32}.tbl).  --allow lists the
- * native x86-64 syscalls, --allow-compat the ia32 ones (int $0x80, sysenter,
- * 32-bit syscall); both may be given more than once.  An ABI without a list
- * is denied everything.
+ * tree (mask-exec-names.sh).  mask-exec is built for x86-64 and for arm64:
+ *
+ *  - x86-64: arch/x86/entry/syscalls/syscall_{64,32}.tbl.  --allow lists
+ *    the native x86-64 syscalls, --allow-compat the ia32 ones (int $0x80,
+ *    sysenter, 32-bit syscall).
+ *  - arm64: arch/arm64/tools/syscall_{64,32}.tbl.  --allow lists the
+ *    AArch64 syscalls, --allow-compat the AArch32 ones (those an AArch32
+ *    program makes; an AArch64 one cannot).  The ARM-private syscalls
+ *    0x0f0000 + k (k < 16: breakpoint, cacheflush, usr26, usr32, set_tls,
+ *    get_tls, as arch/arm/include/uapi/asm/unistd.h names them) are the
+ *    numbers 1024 + k of the AArch32 list, the bits the kernel gives them
+ *    in the AUDIT_ARCH_ARM mask, as /proc/<pid>/status shows them (glibc's
+ *    AArch32 start-up calls set_tls, 1029).
+ *
+ * Both options may be given more than once.  An ABI without a list is
+ * denied everything.  Numbers are those of the mask's bits: 0-1023, and
+ * 0-1039 in the AArch32 list.
  *
  * --profile FILE reads both lists from a profile: one or more LIST items a
  * line, '#' starts a comment, and a line "[i386]" ("[x86_64]") makes the
  * lines after it ia32 (x86-64) ones; the lines before the first such line
- * are x86-64 ones.  A profile gives both ABIs: one without lines is denied
- * everything.
+ * are x86-64 ones.  On arm64 the sections are "[aarch64]" and "[arm]".  A
+ * profile gives both ABIs: one without lines is denied everything.
  *
  * --action says what a denied syscall gets: kill (SECCOMP_RET_KILL_PROCESS,
  * the process dies by SIGSYS), trap (SIGSYS to the thread, which may catch
@@ -55,9 +68,9 @@
  * version 3 have no such flag for masks: the call fails.
  *
  * --deny-filter LIST first installs a BPF filter that allows every syscall
- * but the listed x86-64 ones, which fail with EPERM: a container runtime's
- * default profile in miniature.  The mask, if any, stacks on it; without a
- * mask list, only the filter is installed.
+ * but the listed native (x86-64, AArch64) ones, which fail with EPERM: a
+ * container runtime's default profile in miniature.  The mask, if any,
+ * stacks on it; without a mask list, only the filter is installed.
  *
  * --learn FILE runs PROG and every process it starts under a mask that
  * allows nothing with the log action: every syscall they make runs and is
@@ -85,6 +98,9 @@
  *	actions: 0xf kill_process trap errno log
  *	abi: x86_64 0xc000003e max_bits 1024
  *	abi: i386 0x40000003 max_bits 1024
+ *
+ * (on arm64: "abi: aarch64 0xc00000b7 max_bits 1024" and "abi: arm
+ * 0x40000028 max_bits 1040", the ARM-private syscalls' bits included)
  *
  * set_size is the size of the kernel's struct seccomp_mask_set, flags the
  * SECCOMP_MASK_FLAG_* values it accepts and actions the actions, each as
@@ -212,14 +228,54 @@ static_assert(sizeof(struct seccomp_mask_features) == SECCOMP_MASK_FEATURES_SIZE
 
 #include "mask-exec-names.h"
 
+#if defined(__aarch64__) != defined(MASK_EXEC_NAMES_ARM64)
+#error "mask-exec-names.h was generated for another architecture (SRCARCH)"
+#endif
+
+/*
+ * The two ABIs of each architecture: what the options, messages, profile
+ * sections and /proc call them, their AUDIT_ARCH_* and their largest mask.
+ */
+#if defined(__x86_64__)
+#define NATIVE_NAME		"x86_64"
+#define NATIVE_ARCH		AUDIT_ARCH_X86_64
+#define NATIVE_HELP		"x86-64"
+#define COMPAT_NAME		"i386"
+#define COMPAT_ARCH		AUDIT_ARCH_I386
+#define COMPAT_HELP		"ia32 syscalls (int $0x80)"
+#define COMPAT_PROFILE_HELP	"ia32"
+#define COMPAT_KERNEL		"ia32"
+#define COMPAT_MAX_BITS		SECCOMP_MASK_MAX_BITS
+#define NR_EXECVE		59
+#elif defined(__aarch64__)
+#define NATIVE_NAME		"aarch64"
+#define NATIVE_ARCH		AUDIT_ARCH_AARCH64
+#define NATIVE_HELP		"AArch64"
+#define COMPAT_NAME		"arm"
+#define COMPAT_ARCH		AUDIT_ARCH_ARM
+#define COMPAT_HELP		"AArch32 syscalls"
+#define COMPAT_PROFILE_HELP	"AArch32"
+#define COMPAT_KERNEL		"AArch32 (CONFIG_COMPAT)"
+/*
+ * The ARM-private syscalls 0x0f0000 + k, k < 16, are the bits
+ * SECCOMP_MASK_MAX_BITS + k of the AUDIT_ARCH_ARM mask.
+ */
+#define COMPAT_PRIVATE_BASE	0x0f0000
+#define COMPAT_PRIVATE_NR	16
+#define COMPAT_MAX_BITS		(SECCOMP_MASK_MAX_BITS + COMPAT_PRIVATE_NR)
+#define NR_EXECVE		221
+#else
+#error "mask-exec knows the syscall ABIs of x86-64 and arm64 only"
+#endif
+
 #define ARRAY_SIZE(x)		(sizeof(x) / sizeof(*(x)))
 #define EXIT_FAIL		125
 #define EXIT_CANNOT_RUN		126
 #define EXIT_NOT_FOUND		127
-#define MASK_BYTES		(SECCOMP_MASK_MAX_BITS / 8)
+/* The compat mask is the longer one, if any. */
+#define MASK_BYTES		((COMPAT_MAX_BITS + 7) / 8)
 #define MAX_NAME		64
 #define MAX_SUGGEST		3
-#define NR_EXECVE		59
 #define ERRNO_MAX		4095
 #define WORD_SEP		" \t\n"
 #define ACTIONS_LOGGED		"/proc/sys/kernel/seccomp/actions_logged"
@@ -240,6 +296,7 @@ struct abi {
 	const char *status;		/* its line in /proc/<pid>/status */
 	const char *section;		/* its section of a profile */
 	unsigned int arch;		/* AUDIT_ARCH_* */
+	unsigned int max_bits;		/* the largest nbits of its mask */
 	const char * const *names;	/* syscall names by number */
 	unsigned int nr_names;
 	int given;			/* a list was given */
@@ -249,32 +306,40 @@ struct abi {
 static struct abi abis[2] = {
 	{
 		.option = "--allow",
-		.name = "x86_64",
+		.name = NATIVE_NAME,
 		.status = "Seccomp_mask",
-		.section = "[x86_64]",
-		.arch = AUDIT_ARCH_X86_64,
+		.section = "[" NATIVE_NAME "]",
+		.arch = NATIVE_ARCH,
+		.max_bits = SECCOMP_MASK_MAX_BITS,
 		.names = syscall_names_64,
 		.nr_names = ARRAY_SIZE(syscall_names_64),
 	},
 	{
 		.option = "--allow-compat",
-		.name = "i386",
+		.name = COMPAT_NAME,
 		.status = "Seccomp_mask_compat",
-		.section = "[i386]",
-		.arch = AUDIT_ARCH_I386,
+		.section = "[" COMPAT_NAME "]",
+		.arch = COMPAT_ARCH,
+		.max_bits = COMPAT_MAX_BITS,
 		.names = syscall_names_32,
 		.nr_names = ARRAY_SIZE(syscall_names_32),
 	},
 };
 
-/* The x86-64 syscalls --deny-filter's BPF filter makes fail with EPERM. */
+/* The native syscalls --deny-filter's BPF filter makes fail with EPERM. */
 static struct abi deny = {
 	.option = "--deny-filter",
-	.name = "x86_64",
-	.arch = AUDIT_ARCH_X86_64,
+	.name = NATIVE_NAME,
+	.arch = NATIVE_ARCH,
+	.max_bits = SECCOMP_MASK_MAX_BITS,
 	.names = syscall_names_64,
 	.nr_names = ARRAY_SIZE(syscall_names_64),
 };
+
+static_assert(ARRAY_SIZE(syscall_names_64) <= SECCOMP_MASK_MAX_BITS,
+	      "a native syscall name past the mask");
+static_assert(ARRAY_SIZE(syscall_names_32) <= COMPAT_MAX_BITS,
+	      "a compat syscall name past the mask");
 
 static void show_help(FILE *f)
 {
@@ -289,14 +354,19 @@ static void show_help(FILE *f)
 		"       mask-exec --features\n"
 		"Run PROG with only the listed syscalls allowed (seccomp mask mode).\n"
 		"LIST: syscall names, numbers and ranges, e.g. read,write,exit_group,60-62\n"
-		"  --allow LIST         allowed x86-64 syscalls (must include execve)\n"
-		"  --allow-compat LIST  allowed ia32 syscalls (int $0x80); default: none\n"
+		"  --allow LIST         allowed " NATIVE_HELP " syscalls (must include execve)\n"
+		"  --allow-compat LIST  allowed " COMPAT_HELP "; default: none\n"
+#ifdef COMPAT_PRIVATE_BASE
+		"                       (1024+k: the ARM-private syscall 0x0f0000+k)\n"
+#endif
 		"  --profile FILE       allowed syscalls of both ABIs from FILE: LIST items,\n"
-		"                       '#' comments; lines after \"[i386]\" are ia32 ones\n"
+		"                       '#' comments; lines after \"[" COMPAT_NAME "]\" are "
+		COMPAT_PROFILE_HELP " ones\n"
 		"  --action ACTION      what a denied syscall gets: kill (default: the\n"
 		"                       process dies by SIGSYS), trap (SIGSYS to the thread),\n"
 		"                       errno=N (fails with errno N, 1-4095), log (runs, logged)\n"
-		"  --deny-filter LIST   first install a BPF filter failing the listed x86-64\n"
+		"  --deny-filter LIST   first install a BPF filter failing the listed "
+		NATIVE_HELP "\n"
 		"                       syscalls with EPERM and allowing the rest; the mask,\n"
 		"                       if any, stacks on it\n"
 		"  --spec-allow         do not force the speculation mitigations on PROG\n"
@@ -359,6 +429,16 @@ static void unknown_name(const struct abi *abi, const char *name)
 	unsigned int best = UINT_MAX, limit, d, i;
 	int nr = lookup(other, name), shown = 0;
 
+#ifdef COMPAT_PRIVATE_BASE
+	if (nr >= SECCOMP_MASK_MAX_BITS) {
+		fprintf(stderr,
+			"mask-exec: %s: '%s' is not an %s syscall; it is %s syscall 0x%06x, %d in its mask (use %s)\n",
+			abi->option, name, abi->name, other->name,
+			COMPAT_PRIVATE_BASE + nr - SECCOMP_MASK_MAX_BITS, nr,
+			strncmp(abi->option, "--", 2) ? other->section : other->option);
+		return;
+	}
+#endif
 	if (nr >= 0) {
 		fprintf(stderr,
 			"mask-exec: %s: '%s' is not an %s syscall; it is %s syscall %d (use %s)\n",
@@ -424,11 +504,11 @@ static int add_item(struct abi *abi, char *item)
 		}
 		if (!dash)
 			hi = lo;
-		if (lo > hi || hi >= SECCOMP_MASK_MAX_BITS) {
+		if (lo > hi || hi >= abi->max_bits) {
 			if (dash)
 				*dash = '-';
-			fprintf(stderr, "mask-exec: %s: '%s': numbers are 0-%d, low to high\n",
-				abi->option, item, SECCOMP_MASK_MAX_BITS - 1);
+			fprintf(stderr, "mask-exec: %s: '%s': numbers are 0-%u, low to high\n",
+				abi->option, item, abi->max_bits - 1);
 			return 1;
 		}
 	} else {
@@ -464,7 +544,7 @@ static int is_set(const struct abi *abi, unsigned int nr)
 
 static unsigned int nbits(const struct abi *abi)
 {
-	unsigned int n = SECCOMP_MASK_MAX_BITS;
+	unsigned int n = abi->max_bits;
 
 	while (n && !is_set(abi, n - 1))
 		n--;
@@ -575,7 +655,10 @@ static void print_action(unsigned int action)
 	}
 }
 
-/* --profile: LIST items by line, '#' comments, [x86_64] and [i386] sections. */
+/*
+ * --profile: LIST items by line, '#' comments, [x86_64] and [i386] sections
+ * ([aarch64] and [arm] on arm64).
+ */
 static int read_profile(const char *file)
 {
 	struct abi *abi = &abis[0];
@@ -618,8 +701,8 @@ static int read_profile(const char *file)
 			if (!strcmp(s, abis[i].section))
 				break;
 		if (i == ARRAY_SIZE(abis)) {
-			fprintf(stderr, "mask-exec: %s:%d: '%s' is not [x86_64] or [i386]\n",
-				file, nr, s);
+			fprintf(stderr, "mask-exec: %s:%d: '%s' is not %s or %s\n",
+				file, nr, s, abis[0].section, abis[1].section);
 			errors++;
 			continue;
 		}
@@ -635,7 +718,7 @@ static int read_profile(const char *file)
 
 /*
  * --deny-filter: a BPF filter that returns ERRNO(EPERM) for the listed
- * x86-64 syscalls and ALLOW for everything else, other ABIs included.
+ * native syscalls and ALLOW for everything else, other ABIs included.
  */
 static int install_deny_filter(void)
 {
@@ -646,7 +729,7 @@ static int install_deny_filter(void)
 	insns[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 						  offsetof(struct seccomp_data, arch));
 	insns[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-						  AUDIT_ARCH_X86_64, 1, 0);
+						  deny.arch, 1, 0);
 	insns[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
 	insns[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 						  offsetof(struct seccomp_data, nr));
@@ -814,8 +897,8 @@ static int install(unsigned int action)
 	switch (errno) {
 	case EINVAL:
 		fprintf(stderr,
-			"mask-exec: seccomp(SECCOMP_SET_MODE_MASK): %s: the kernel has no mask mode (CONFIG_SECCOMP_MASK), no ia32 ABI, or this process uses strict mode%s\n",
-			strerror(errno),
+			"mask-exec: seccomp(SECCOMP_SET_MODE_MASK): %s: the kernel has no mask mode (CONFIG_SECCOMP_MASK), no %s ABI, or this process uses strict mode%s\n",
+			strerror(errno), COMPAT_KERNEL,
 			action || deny.given ? V1_ACTION : V1_FILTER);
 		break;
 	case EPERM:
@@ -861,10 +944,32 @@ static int field(const char *text, const char *key, int base, long long *val)
 	return errno || end == p + strlen(key) ? -1 : 0;
 }
 
+/*
+ * The bit of syscall @nr of @abi in its mask, or -1 when no mask can
+ * allow it: x32 and negative numbers, those past the mask, and on arm64
+ * every AArch32 number from SECCOMP_MASK_MAX_BITS on but the ARM-private
+ * 0x0f0000 + k, which is bit SECCOMP_MASK_MAX_BITS + k.
+ */
+static int syscall_bit(const struct abi *abi, long long nr)
+{
+#ifdef COMPAT_PRIVATE_BASE
+	if (abi == &abis[1] && nr >= SECCOMP_MASK_MAX_BITS) {
+		if (nr < COMPAT_PRIVATE_BASE ||
+		    nr >= COMPAT_PRIVATE_BASE + COMPAT_PRIVATE_NR)
+			return -1;
+		return SECCOMP_MASK_MAX_BITS + nr - COMPAT_PRIVATE_BASE;
+	}
+#endif
+	if (nr < 0 || nr >= abi->max_bits)
+		return -1;
+	return nr;
+}
+
 static void learn_record(struct learn *l, char *text)
 {
 	long long ses, pid, arch, nr, code;
 	unsigned int i;
+	int bit;
 
 	if (field(text, " ses=", 10, &ses) || field(text, " pid=", 10, &pid) ||
 	    field(text, " arch=", 16, &arch) || field(text, " syscall=", 10, &nr) ||
@@ -880,14 +985,15 @@ static void learn_record(struct learn *l, char *text)
 	for (i = 0; i < ARRAY_SIZE(abis); i++)
 		if (arch == abis[i].arch)
 			break;
-	if (i == ARRAY_SIZE(abis) || nr < 0 || nr >= SECCOMP_MASK_MAX_BITS) {
+	bit = i < ARRAY_SIZE(abis) ? syscall_bit(&abis[i], nr) : -1;
+	if (bit < 0) {
 		if (!l->x32++)
 			fprintf(stderr,
 				"mask-exec: --learn: no mask can allow arch %llx syscall %lld\n",
 				arch, nr);
 		return;
 	}
-	l->bits[i][nr / 8] |= 1U << (nr % 8);
+	l->bits[i][bit / 8] |= 1U << (bit % 8);
 }
 
 /*
@@ -1109,8 +1215,8 @@ static int install_log_mask(void)
 {
 	abis[0].given = 1;
 	abis[1].given = 1;
-	memset(abis[0].bits, 0, MASK_BYTES);
-	memset(abis[1].bits, 0, MASK_BYTES);
+	memset(abis[0].bits, 0, sizeof(abis[0].bits));
+	memset(abis[1].bits, 0, sizeof(abis[1].bits));
 	return install(SECCOMP_RET_LOG);
 }
 
@@ -1127,7 +1233,7 @@ static void write_profile(FILE *f, struct learn *l, char **argv)
 	fprintf(f, "\n# learned: Linux %s, %lu audit records, 0 lost\n", u.release, l->records);
 	for (i = 0; i < ARRAY_SIZE(abis); i++) {
 		fprintf(f, "%s\n", abis[i].section);
-		for (nr = 0; nr < SECCOMP_MASK_MAX_BITS; nr++) {
+		for (nr = 0; nr < abis[i].max_bits; nr++) {
 			if (!(l->bits[i][nr / 8] & (1U << (nr % 8))))
 				continue;
 			if (nr < abis[i].nr_names && abis[i].names[nr])

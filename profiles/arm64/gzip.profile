@@ -1,0 +1,24 @@
+# mask-exec profile of busybox gzip: the AArch64 syscalls of workload
+# wl_gzip in profiles/workloads.sh.  Found with ARCH=arm64 profiles/trace gzip.
+# needed: openat (make check removes it: SIGSYS expected)
+# traced: qemu-user's syscall log (qemu-aarch64-static 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)), BusyBox v1.35.0 (Debian 1:1.35.0-4+deb12u1+b1) arm64
+brk
+close
+dup3
+execve
+exit_group
+getrandom
+getuid
+ioctl
+mmap
+mprotect
+newfstatat
+openat
+prctl
+prlimit64
+read
+readlinkat
+rseq
+set_robust_list
+set_tid_address
+write

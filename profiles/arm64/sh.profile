@@ -1,0 +1,36 @@
+# mask-exec profile of busybox sh: the AArch64 syscalls of workload
+# wl_sh in profiles/workloads.sh.  Found with ARCH=arm64 profiles/trace sh.
+# needed: pipe2 (make check removes it: SIGSYS expected)
+# traced: qemu-user's syscall log (qemu-aarch64-static 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)), BusyBox v1.35.0 (Debian 1:1.35.0-4+deb12u1+b1) arm64
+brk
+clone
+close
+dup3
+execve
+exit_group
+fcntl
+getpid
+getppid
+getrandom
+getuid
+lseek
+mmap
+mprotect
+mremap
+munmap
+newfstatat
+openat
+pipe2
+prctl
+prlimit64
+read
+readlinkat
+rseq
+rt_sigaction
+rt_sigreturn
+set_robust_list
+set_tid_address
+sysinfo
+uname
+wait4
+write
