@@ -117,9 +117,10 @@
 
 /*
  * The "late" syscall: mseal(0, 0, 1), the last entry of both x86 tables
- * (462), and of the AArch64 and AArch32 ones (462 as well). It fails with -EINVAL on its first test (flags != 0), before
- * any lock or lookup, so it costs about what getpid costs, and it has no
- * effect whatever happens.
+ * (462), and of the AArch64 and AArch32 ones (462 as well). It fails with
+ * -EINVAL on its first test (flags != 0), before any lock or lookup, so
+ * it costs about what getpid costs, and it has no effect whatever
+ * happens.
  */
 #ifndef __NR_mseal
 #define __NR_mseal	462	/* unimplemented before 6.10 (the 6.1 series) */
