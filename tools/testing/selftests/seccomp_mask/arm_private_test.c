@@ -55,6 +55,23 @@ static unsigned long read_tls(void)
 	return v;
 }
 
+/*
+ * set_tls to @value: its return, and in *@seen the thread pointer it
+ * left, before the old one is set again (glibc's errno and every other
+ * thread-local variable live behind it: a CHILD_ASSERT() must not run
+ * before that).
+ */
+static long set_tls_probe(unsigned long value, unsigned long *seen)
+{
+	unsigned long tls = read_tls();
+	long ret = own_sys(ARM_NR_set_tls, value, 0, 0, 0, 0);
+
+	*seen = read_tls();
+	if (*seen != tls)
+		own_sys(ARM_NR_set_tls, tls, 0, 0, 0, 0);
+	return ret;
+}
+
 /* A buffer for cacheflush. */
 static char flush_buf[4096];
 
@@ -146,15 +163,14 @@ TEST(private_calls_without_a_mask)
 	pid = fork_child(_metadata);
 
 	if (pid == 0) {
-		unsigned long tls = read_tls();
+		unsigned long tls = read_tls(), seen;
 		int k;
 
 		for (k = 0; k < ARM_PRIVATE_NR; k++)
 			CHILD_ASSERT(private_call(k) == private_unmasked(k));
 		/* set_tls does set the thread pointer. */
-		CHILD_ASSERT(own_sys(ARM_NR_set_tls, TLS_PROBE, 0, 0, 0, 0) == 0);
-		CHILD_ASSERT(read_tls() == TLS_PROBE);
-		CHILD_ASSERT(own_sys(ARM_NR_set_tls, tls, 0, 0, 0, 0) == 0);
+		CHILD_ASSERT(set_tls_probe(TLS_PROBE, &seen) == 0);
+		CHILD_ASSERT(seen == TLS_PROBE);
 		CHILD_ASSERT(read_tls() == tls);
 		/* Past the private ones, and below them: -ENOSYS too. */
 		CHILD_ASSERT(own_sys(NR_PRIVATE(16), 0, 0, 0, 0, 0) ==
@@ -192,15 +208,14 @@ FIXTURE_TEARDOWN(private) {}
  */
 static void child_private_runs(long nr)
 {
-	unsigned long tls = read_tls();
+	unsigned long tls = read_tls(), seen;
 
 	if (nr == ARM_NR_cacheflush) {
 		CHILD_ASSERT(private_call(nr - ARM_PRIVATE_BASE) == 0);
 		return;
 	}
-	CHILD_ASSERT(own_sys(ARM_NR_set_tls, TLS_PROBE, 0, 0, 0, 0) == 0);
-	CHILD_ASSERT(read_tls() == TLS_PROBE);
-	CHILD_ASSERT(own_sys(ARM_NR_set_tls, tls, 0, 0, 0, 0) == 0);
+	CHILD_ASSERT(set_tls_probe(TLS_PROBE, &seen) == 0);
+	CHILD_ASSERT(seen == TLS_PROBE);
 	CHILD_ASSERT(read_tls() == tls);
 }
 
@@ -231,14 +246,17 @@ TEST_F(private, denied_without_its_bit_with_the_errno)
 	mask_private(&m, 0xffff & ~(1U << k));
 	pid = fork_private(_metadata, &m, DENY);
 	if (pid == 0) {
-		unsigned long tls = read_tls();
+		unsigned long tls = read_tls(), seen = tls;
+		unsigned long buf = (unsigned long)flush_buf;
+		long ret;
 
-		CHILD_ASSERT(own_sys(variant->nr, variant->nr == ARM_NR_set_tls ?
-				     TLS_PROBE : (unsigned long)flush_buf,
-				     (unsigned long)flush_buf + 64, 0, 0, 0) ==
-			     -MASK_ERRNO);
+		if (variant->nr == ARM_NR_set_tls)
+			ret = set_tls_probe(TLS_PROBE, &seen);
+		else
+			ret = own_sys(variant->nr, buf, buf + 64, 0, 0, 0);
+		CHILD_ASSERT(ret == -MASK_ERRNO);
 		/* Skipped: the thread pointer is what it was. */
-		CHILD_ASSERT(read_tls() == tls);
+		CHILD_ASSERT(seen == tls);
 		/* The other one of the two runs. */
 		child_private_runs(k == 5 ? ARM_NR_cacheflush : ARM_NR_set_tls);
 		_exit(0);
@@ -619,20 +637,20 @@ TEST(trap_reports_the_private_number)
 	mask_private(&m, 0xffff & ~(1U << 5));
 	pid = fork_child(_metadata);
 	if (pid == 0) {
-		unsigned long tls = read_tls();
+		unsigned long tls = read_tls(), seen;
 		long ret;
 
 		CHILD_ASSERT(catch_sigsys() == 0);
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(mask_prctl_action(&m, SECCOMP_RET_TRAP) == 0);
-		ret = own_sys(ARM_NR_set_tls, TLS_PROBE, 0, 0, 0, 0);
+		ret = set_tls_probe(TLS_PROBE, &seen);
 		CHILD_ASSERT(sigsys_seen.count == 1);
 		CHILD_ASSERT(sigsys_seen.code == SYS_SECCOMP);
 		CHILD_ASSERT(sigsys_seen.nr == ARM_NR_set_tls);
 		CHILD_ASSERT(sigsys_seen.arch == AUDIT_ARCH_ARM);
 		CHILD_ASSERT(sigsys_seen.err == 0);
 		CHILD_ASSERT(ret == (long)TLS_PROBE);
-		CHILD_ASSERT(read_tls() == tls);
+		CHILD_ASSERT(seen == tls);
 		_exit(0);
 	}
 	ASSERT_CHILD_OK(pid);
