@@ -9,13 +9,21 @@
  * The denied call is a one-byte write() to a pipe: whether the byte is
  * there afterwards tells whether the call ran.
  *
+ * On arm64 a task cannot make a call of the other execution state: the
+ * other_abi variants execute the mask_helper of that state (helper.h),
+ * whose denied call is getppid, with OWN_CALL_ARG0 as its first argument
+ * (what a TRAP leaves in x0/r0); it runs when it returns the pid of its
+ * parent.
+ *
  * Version 3 (build/v3/uapi.txt, "TRAP"): trap_regs.* guard that a TRAP
  * rolls the registers back as a filter's TRAP does. The SIGSYS handler of
  * a denied getppid gets si_code SYS_SECCOMP, si_syscall its number,
  * si_arch the ABI, si_errno 0, and a context whose return register
- * (REG_RAX, REG_EAX) holds the syscall number; the call then returns what
- * that register holds when the handler returns: the number when the
- * handler leaves it, 0x1234 when the handler writes that. The masks are
+ * (REG_RAX, REG_EAX) holds the syscall number (on arm64: x0, r0, holds
+ * the first argument, as for a filter's TRAP there); the call then
+ * returns what that register holds when the handler returns: the number
+ * (the first argument) when the handler leaves it, 0x1234 when the
+ * handler writes that. The masks are
  * installed through seccomp(2) with the version 3 set: on a version 2
  * kernel these cases fail. Every other TRAP here (the denied write of
  * each action test and tightening, the one in a thread) catches SIGSYS
@@ -28,25 +36,55 @@
 #include <pthread.h>
 #include <ucontext.h>
 
-#ifdef X86_BUILD
+#ifdef TWO_ABIS
 
-/* The pipe the denied write goes to; the byte is below 4 GiB. */
+/* The pipe the denied write goes to; on x86 the byte is below 4 GiB. */
 struct target {
 	int rd;
 	int wr;
 	char *buf;
 };
 
+#ifdef X86_BUILD
 static int write_nr(__u32 arch)
 {
 	return arch == ARCH_X86_64 ? NR64_write : NR32_write;
 }
 
+static int getppid_nr(__u32 arch)
+{
+	return arch == ARCH_X86_64 ? NR64_getppid : NR32_getppid;
+}
+
+static void *target_page(void)
+{
+	return low_page();
+}
+#else
+static int write_nr(__u32 arch)
+{
+	return arch == ARCH_AARCH64 ? NRA64_write : NRA32_write;
+}
+
+static int getppid_nr(__u32 arch)
+{
+	return arch == ARCH_AARCH64 ? NRA64_getppid : NRA32_getppid;
+}
+
+static void *target_page(void)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+#endif
+
 static bool target_open(struct target *t)
 {
 	int fds[2];
 
-	t->buf = low_page();
+	t->buf = target_page();
 	if (!t->buf || pipe2(fds, O_NONBLOCK | O_CLOEXEC))
 		return false;
 	t->buf[0] = 'm';
@@ -100,10 +138,17 @@ static bool target_written(struct target *t)
 	return read(t->rd, &c, 1) == 1;
 }
 
-/* The write the mask denies, through @arch; -errno on failure. */
+/*
+ * The write the mask denies, through @arch (on arm64 this program's own
+ * ABI only); -errno on failure.
+ */
 static long denied_write(struct target *t, __u32 arch)
 {
+#ifdef X86_BUILD
 	return abi_call(arch, NR64_write, NR32_write, t->wr, (long)t->buf, 1);
+#else
+	return own_sys(write_nr(arch), t->wr, (long)t->buf, 1, 0, 0);
+#endif
 }
 
 /*
@@ -116,7 +161,7 @@ static int deny_write(bool via_seccomp, bool both, unsigned long action)
 	struct mask own, other;
 
 	mask_all_but(&own, write_nr(SELF_ARCH));
-	mask_all_but(&other, write_nr(OTHER_ARCH));
+	mask_all_abi_but(&other, OTHER_MAX_BITS, write_nr(OTHER_ARCH));
 	if (!via_seccomp)
 		return mask_prctl_action(&own, action);
 	return mask_seccomp_own_other(0, action, both ? 2 : 1, &own, &other);
@@ -125,8 +170,8 @@ static int deny_write(bool via_seccomp, bool both, unsigned long action)
 /*
  * The SIGSYS handler of every test here: sigsys_record() (common.h), and
  * the return register of the handler's context, which a TRAP rolls back
- * to the syscall number; the handler writes trap_reg_write into it unless
- * that is 0.
+ * to the syscall number (arm64: the first argument); the handler writes
+ * trap_reg_write into it unless that is 0.
  */
 static long long trap_reg_seen;	/* the context's return register */
 static long trap_reg_write;	/* written into it; 0: left alone */
@@ -136,15 +181,9 @@ static void trap_regs_handler(int sig, siginfo_t *si, void *ctx)
 	ucontext_t *uc = ctx;
 
 	sigsys_record(sig, si, ctx);
-#if X86_BUILD == 64
-	trap_reg_seen = uc->uc_mcontext.gregs[REG_RAX];
+	trap_reg_seen = UC_RET_REG(uc);
 	if (trap_reg_write)
-		uc->uc_mcontext.gregs[REG_RAX] = trap_reg_write;
-#else
-	trap_reg_seen = uc->uc_mcontext.gregs[REG_EAX];
-	if (trap_reg_write)
-		uc->uc_mcontext.gregs[REG_EAX] = trap_reg_write;
-#endif
+		UC_RET_REG(uc) = trap_reg_write;
 }
 
 /* catch_sigsys() with trap_regs_handler(), which writes @write. */
@@ -184,11 +223,11 @@ static void denied_write_takes(struct target *t, __u32 arch, __u32 action)
 		CHILD_ASSERT(sigsys_seen.count == 1);
 		/*
 		 * Version 3: rolled back, the handler's context holds the
-		 * number where the value goes, and the call, whose handler
-		 * left it, returns it.
+		 * number (arm64: the first argument) where the value goes,
+		 * and the call, whose handler left it, returns it.
 		 */
-		CHILD_ASSERT(trap_reg_seen == write_nr(arch));
-		CHILD_ASSERT(ret == write_nr(arch));
+		CHILD_ASSERT(trap_reg_seen == trap_return(write_nr(arch), t->wr));
+		CHILD_ASSERT(ret == trap_return(write_nr(arch), t->wr));
 		CHILD_ASSERT(sigsys_seen.code == SYS_SECCOMP);
 		CHILD_ASSERT(sigsys_seen.nr == write_nr(arch));
 		CHILD_ASSERT(sigsys_seen.arch == arch);
@@ -251,13 +290,98 @@ FIXTURE_SETUP(action)
 
 FIXTURE_TEARDOWN(action) { target_put(&self->t); }
 
+#ifdef ARM64_BUILD
+/*
+ * arm64: the denied call through the other ABI, in the helper of the
+ * other execution state, which this child becomes. Through prctl(), the
+ * helper installs the mask of its own ABI itself (-p: every bit but
+ * getppid, with @action): the mask of this program's ABI, not listed, is
+ * then empty. Through seccomp(2), this child installs both, this ABI's
+ * denying write and the other's getppid. Then the helper checks the mode,
+ * the action line, that getpid runs, and what its denied getppid got.
+ */
+static void check_action_exec(struct __test_metadata *const _metadata,
+			      bool via_seccomp, __u32 action)
+{
+	const long nr = OTHER_NR_getppid, a0 = OWN_CALL_ARG0;
+	struct helper_marker mk;
+	char act[64];
+	pid_t pid;
+
+	ASSERT_EQ(0, helper_marker_open(&mk));
+	action_format(action, act, sizeof(act));
+	pid = fork_child(_metadata);
+	if (pid == 0) {
+		static struct helper_cmd cmd;
+		static char path[PATH_MAX];
+		struct mask own, other;
+
+		close(mk.fd[0]);
+		CHILD_ASSERT(helper_path(path, sizeof(path), true));
+		helper_cmd_init(&cmd, path, "3");
+		if (!via_seccomp) {
+			helper_cmd_add(&cmd, "-p");
+			helper_cmd_add(&cmd, "%ld/%#x", nr, action);
+		}
+		helper_cmd_add(&cmd, "-s");
+		helper_cmd_add(&cmd, "Seccomp_mask_action=%s", act);
+		helper_cmd_add(&cmd, "-c");
+		helper_cmd_add(&cmd, "%d=%d", OTHER_NR_getpid, getpid());
+		switch (action & SECCOMP_RET_ACTION_FULL) {
+		case SECCOMP_RET_TRAP:
+			helper_cmd_add(&cmd, "-t");
+			helper_cmd_add(&cmd, "%ld,%ld=%ld", nr, a0,
+				       trap_return(nr, a0));
+			break;
+		case SECCOMP_RET_ERRNO:
+			helper_cmd_add(&cmd, "-c");
+			helper_cmd_add(&cmd, "%ld,%ld=-%u", nr, a0,
+				       action & SECCOMP_RET_DATA);
+			break;
+		case SECCOMP_RET_LOG:
+			helper_cmd_add(&cmd, "-c");
+			helper_cmd_add(&cmd, "%ld,%ld=%d", nr, a0, getppid());
+			break;
+		default:
+			helper_cmd_add(&cmd, "-f");
+			helper_cmd_add(&cmd, "%d", mk.fd[1]);
+			helper_cmd_add(&cmd, "-k");
+			helper_cmd_add(&cmd, "%ld,%ld", nr, a0);
+		}
+		CHILD_ASSERT(set_nnp() == 0);
+		if (via_seccomp) {
+			mask_all_but(&own, write_nr(SELF_ARCH));
+			mask_all_abi_but(&other, OTHER_MAX_BITS, nr);
+			CHILD_ASSERT(mask_seccomp_own_other(0, action, 2, &own,
+							    &other) == 0);
+		}
+		helper_exec(&cmd);
+	}
+	if (is_kill(action)) {
+		ASSERT_HELPER_KILLED_AT(pid, &mk, SIGSYS);
+	} else {
+		close(mk.fd[1]);
+		close(mk.fd[0]);
+		ASSERT_HELPER_OK(pid);
+	}
+}
+#endif
+
 static void check_action(struct __test_metadata *const _metadata,
 			 struct target *t, bool via_seccomp, bool other_abi,
 			 __u32 action)
 {
 	__u32 arch = other_abi ? OTHER_ARCH : SELF_ARCH;
 	bool both = via_seccomp && other_abi_available();
-	pid_t pid = fork_child(_metadata);
+	pid_t pid;
+
+#ifdef ARM64_BUILD
+	if (other_abi) {
+		check_action_exec(_metadata, via_seccomp, action);
+		return;
+	}
+#endif
+	pid = fork_child(_metadata);
 
 	if (pid == 0) {
 		CHILD_ASSERT(set_nnp() == 0);
@@ -265,9 +389,13 @@ static void check_action(struct __test_metadata *const _metadata,
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
 		CHILD_ASSERT(status_shows_action(0, action));
 		/* The mask of the ABI of the call decides: getpid runs. */
+#ifdef X86_BUILD
 		if (both)
 			CHILD_ASSERT(abi_call(arch, NR64_getpid, NR32_getpid,
 					      0, 0, 0) == getpid());
+#else
+		(void)both;
+#endif
 		denied_write_takes(t, arch, action);
 	}
 	assert_denied_write_took(_metadata, pid, t, action);
@@ -371,8 +499,10 @@ static void check_threaded(struct __test_metadata *const _metadata,
 		CHILD_ASSERT(sigsys_seen.arch == SELF_ARCH);
 		CHILD_ASSERT(sigsys_seen.err == 0);
 		/* Rolled back in that thread: its call returned the number. */
-		CHILD_ASSERT(trap_reg_seen == write_nr(SELF_ARCH));
-		CHILD_ASSERT(child_report->denied_ret == write_nr(SELF_ARCH));
+		CHILD_ASSERT(trap_reg_seen ==
+			     trap_return(write_nr(SELF_ARCH), t.wr));
+		CHILD_ASSERT(child_report->denied_ret ==
+			     trap_return(write_nr(SELF_ARCH), t.wr));
 		CHILD_ASSERT(!target_written(&t));
 		_exit(0);
 	}
@@ -416,7 +546,7 @@ FIXTURE_VARIANT_ADD(invalid, log_with_data) { .action = SECCOMP_RET_LOG | 1 };
 FIXTURE_VARIANT_ADD(invalid, unknown_0x00010000) { .action = 0x00010000 };
 FIXTURE_VARIANT_ADD(invalid, unknown_0xffff0000) { .action = 0xffff0000 };
 
-#if X86_BUILD == 64
+#if X86_BUILD == 64 || ARM64_BUILD == 64
 FIXTURE_VARIANT_ADD(invalid, log_with_bit_32_through_prctl) {
 	.action = (1UL << 32) | SECCOMP_RET_LOG,
 	.prctl_only = true,
@@ -590,14 +720,10 @@ TEST(tighten_with_a_wider_mask_keeps_the_action)
 
 /*
  * Version 3: TRAP rolls the registers back. A raw getppid through either
- * ABI (abi_call(): the value of the return register as the kernel left
- * it, no libc errno translation).
+ * ABI (abi_call(), own_call(): the value of the return register as the
+ * kernel left it, no libc errno translation); on arm64, that of the other
+ * ABI in the helper of the other execution state (helper.h).
  */
-static int getppid_nr(__u32 arch)
-{
-	return arch == ARCH_X86_64 ? NR64_getppid : NR32_getppid;
-}
-
 FIXTURE(trap_regs) {};
 
 FIXTURE_VARIANT(trap_regs) {
@@ -613,7 +739,10 @@ FIXTURE_VARIANT_ADD(trap_regs, own_abi_handler_writes_0x1234) {
 	.other_abi = false, .write = 0x1234,
 };
 
-/* 64-bit build: int $0x80; 32-bit build: a far jump and syscall. */
+/*
+ * 64-bit build: int $0x80; 32-bit build: a far jump and syscall; arm64:
+ * the helper of the other execution state.
+ */
 FIXTURE_VARIANT_ADD(trap_regs, other_abi_handler_leaves_the_number) {
 	.other_abi = true, .write = 0,
 };
@@ -633,29 +762,62 @@ TEST_F(trap_regs, rolled_back_into_the_handler_context)
 {
 	__u32 arch = variant->other_abi ? OTHER_ARCH : SELF_ARCH;
 	long nr = getppid_nr(arch);
+	bool other = other_abi_available();
 	pid_t pid = fork_child(_metadata);
 
 	if (pid == 0) {
-		struct mask own, other;
+		struct mask own, other_mask;
 		long ret;
 
 		mask_all_but(&own, getppid_nr(SELF_ARCH));
-		mask_all_but(&other, getppid_nr(OTHER_ARCH));
+		mask_all_abi_but(&other_mask, OTHER_MAX_BITS,
+				 getppid_nr(OTHER_ARCH));
+#ifdef ARM64_BUILD
+		if (variant->other_abi) {
+			static struct helper_cmd cmd;
+			static char path[PATH_MAX];
+			long a0 = OWN_CALL_ARG0;
+
+			CHILD_ASSERT(helper_path(path, sizeof(path), true));
+			helper_cmd_init(&cmd, path, "3");
+			if (variant->write) {
+				helper_cmd_add(&cmd, "-W");
+				helper_cmd_add(&cmd, "%ld", variant->write);
+			}
+			helper_cmd_add(&cmd, "-t");
+			helper_cmd_add(&cmd, "%ld,%ld=%ld", nr, a0,
+				       variant->write ? variant->write :
+				       trap_return(nr, a0));
+			CHILD_ASSERT(set_nnp() == 0);
+			CHILD_ASSERT(mask_seccomp_own_other(0, SECCOMP_RET_TRAP,
+							    2, &own,
+							    &other_mask) == 0);
+			helper_exec(&cmd);
+		}
+#endif
 		CHILD_ASSERT(catch_sigsys_regs(variant->write) == 0);
 		CHILD_ASSERT(set_nnp() == 0);
 		CHILD_ASSERT(mask_seccomp_own_other(0, SECCOMP_RET_TRAP,
-						    other_abi_available() ? 2 : 1,
-						    &own, &other) == 0);
+						    other ? 2 : 1,
+						    &own, &other_mask) == 0);
+#ifdef X86_BUILD
 		ret = abi_call(arch, NR64_getppid, NR32_getppid, 0, 0, 0);
+#else
+		ret = own_call(nr);
+#endif
 		CHILD_ASSERT(sigsys_seen.count == 1);
 		CHILD_ASSERT(sigsys_seen.code == SYS_SECCOMP);
 		CHILD_ASSERT(sigsys_seen.nr == nr);
 		CHILD_ASSERT(sigsys_seen.arch == arch);
 		CHILD_ASSERT(sigsys_seen.err == 0);
-		/* The handler's context holds the number where the value goes. */
-		CHILD_ASSERT(trap_reg_seen == nr);
+		/*
+		 * The handler's context holds the number (arm64: the first
+		 * argument) where the value goes.
+		 */
+		CHILD_ASSERT(trap_reg_seen == trap_return_own(nr));
 		/* The call returns what the register holds after the handler. */
-		CHILD_ASSERT(ret == (variant->write ? variant->write : nr));
+		CHILD_ASSERT(ret == (variant->write ? variant->write :
+				     trap_return_own(nr)));
 		_exit(0);
 	}
 	ASSERT_CHILD_OK(pid);
@@ -665,7 +827,7 @@ TEST_F(trap_regs, rolled_back_into_the_handler_context)
 
 TEST(actions)
 {
-	SKIP(return, "the action tests are x86-specific");
+	SKIP(return, "the action tests know the ABIs of x86-64 and arm64 only");
 }
 
 #endif

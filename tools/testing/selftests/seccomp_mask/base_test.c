@@ -121,6 +121,46 @@ TEST_F(install, unlisted_abi_gets_the_empty_mask)
 }
 #endif
 
+#ifdef ARM64_BUILD
+/*
+ * The other execution state, not listed, gets the empty mask: the
+ * program of that state this child executes (every bit of its own ABI
+ * set) is killed at its first syscall, in glibc's start-up, before its
+ * main() writes anything.
+ */
+TEST_F(install, unlisted_abi_gets_the_empty_mask)
+{
+	struct helper_marker mk;
+	struct mask m;
+	pid_t pid;
+
+	if (!require_mask(_metadata) || !require_other_abi(_metadata))
+		return;
+	ASSERT_EQ(0, helper_marker_open(&mk));
+	mask_all(&m, SELF_MAX_BITS);
+	pid = fork_masked(_metadata, variant->use_seccomp, &m);
+	if (pid == 0) {
+		static struct helper_cmd cmd;
+		static char path[PATH_MAX];
+		char buf[4096], val[64];
+
+		close(mk.fd[0]);
+		CHILD_ASSERT(helper_path(path, sizeof(path), true));
+		CHILD_ASSERT(read_status(0, buf, sizeof(buf)) == 0);
+		CHILD_ASSERT(status_field(buf, mask_line(true), val,
+					  sizeof(val)));
+		CHILD_ASSERT(val[0] == '\0');
+		helper_cmd_init(&cmd, path, "any");
+		helper_cmd_add(&cmd, "-f");
+		helper_cmd_add(&cmd, "%d", mk.fd[1]);
+		helper_cmd_add(&cmd, "-k");
+		helper_cmd_add(&cmd, "%d", OTHER_NR_getpid);
+		helper_exec(&cmd);
+	}
+	ASSERT_HELPER_DENIED_AT_START(pid, &mk);
+}
+#endif
+
 TEST(get_seccomp_returns_3_in_mask_mode)
 {
 	struct mask m;
@@ -555,6 +595,84 @@ TEST_F(uretprobe, bit_clear)
 		    (WIFSIGNALED(status) && WTERMSIG(status) == SIGILL)) {
 		child_describe(_metadata, status, __LINE__);
 	}
+}
+#endif
+
+#ifdef ARM64_BUILD
+/*
+ * prctl() from the other execution state installs the mask of that ABI:
+ * the helper of that state installs every bit of its ABI through its own
+ * prctl(); its /proc lines show that mask and the empty one of this ABI,
+ * which was not listed; and the program of this state that it executes
+ * next is killed at its first syscall.
+ */
+TEST(prctl_through_the_other_abi_installs_that_abis_mask)
+{
+	struct helper_marker mk;
+	struct mask other, empty;
+	pid_t pid;
+
+	if (!require_mask(_metadata) || !require_other_abi(_metadata))
+		return;
+	mask_all(&other, OTHER_MAX_BITS);
+	mask_none(&empty, 0);
+	ASSERT_EQ(0, helper_marker_open(&mk));
+	pid = fork_child(_metadata);
+	if (pid == 0) {
+		static struct helper_cmd cmd;
+		static char path[PATH_MAX];
+
+		close(mk.fd[0]);
+		CHILD_ASSERT(helper_path(path, sizeof(path), true));
+		helper_cmd_init(&cmd, path, "3");
+		helper_cmd_add(&cmd, "-p");
+		helper_cmd_add(&cmd, "-1/0");
+		helper_cmd_status(&cmd, mask_line(true), &other);
+		helper_cmd_status(&cmd, mask_line(false), &empty);
+		helper_cmd_add(&cmd, "-c");
+		helper_cmd_add(&cmd, "%d=%d", OTHER_NR_getppid, getppid());
+		helper_cmd_add(&cmd, "-f");
+		helper_cmd_add(&cmd, "%d", mk.fd[1]);
+		helper_cmd_add(&cmd, "-x");
+		CHILD_ASSERT(set_nnp() == 0);
+		helper_exec(&cmd);
+	}
+	ASSERT_HELPER_EXEC_DENIED_AT_START(pid, &mk);
+}
+
+/*
+ * A set bit for a number the kernel does not implement, in the other
+ * ABI's mask: the call through that ABI (in the helper of that state)
+ * gets what it gets without a mask, -ENOSYS; it is not killed.
+ */
+TEST(set_bit_for_unimplemented_number_of_the_other_abi_is_enosys)
+{
+	struct mask own, other;
+	long unimplemented;
+	pid_t pid;
+
+	if (!require_mask(_metadata) || !require_other_abi(_metadata))
+		return;
+	/* Without a mask, in the helper of the other state: as in this one. */
+	unimplemented = other_probe(NR_UNIMPLEMENTED, 0);
+	ASSERT_GT(0, unimplemented);
+	ASSERT_EQ(-unimplemented_errno(), unimplemented);
+	mask_all(&own, SELF_MAX_BITS);
+	mask_all(&other, OTHER_MAX_BITS);
+	pid = fork_child(_metadata);
+	if (pid == 0) {
+		static struct helper_cmd cmd;
+		static char path[PATH_MAX];
+
+		CHILD_ASSERT(helper_path(path, sizeof(path), true));
+		helper_cmd_init(&cmd, path, "3");
+		helper_cmd_add(&cmd, "-c");
+		helper_cmd_add(&cmd, "%d=%ld", NR_UNIMPLEMENTED, unimplemented);
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_seccomp_own_other(0, 0, 2, &own, &other) == 0);
+		helper_exec(&cmd);
+	}
+	ASSERT_HELPER_OK(pid);
 }
 #endif
 

@@ -70,18 +70,32 @@ FIXTURE_VARIANT(errors) {
 FIXTURE_SETUP(errors) {}
 FIXTURE_TEARDOWN(errors) {}
 
-/* EINVAL */
+/*
+ * EINVAL. The largest nbits is that of the ABI: SELF_MAX_BITS (1040 for
+ * AArch32, whose private calls have the bits past 1024), OTHER_MAX_BITS.
+ */
 FIXTURE_VARIANT_ADD(errors, prctl_nbits_above_max_is_einval) {
 	.expected_errno = EINVAL,
-	.nbits = SECCOMP_MASK_MAX_BITS + 1,
+	.nbits = SELF_MAX_BITS + 1,
 };
 
 FIXTURE_VARIANT_ADD(errors, seccomp_nbits_above_max_is_einval) {
 	.use_seccomp = true,
 	.expected_errno = EINVAL,
 	.nr_masks = 1,
-	.e = { { ARCH_SELF, SECCOMP_MASK_MAX_BITS + 1 } },
+	.e = { { ARCH_SELF, SELF_MAX_BITS + 1 } },
 };
+
+#ifdef TWO_ABIS
+/* The other ABI's largest nbits, with a valid mask of this one. */
+FIXTURE_VARIANT_ADD(errors, seccomp_other_abi_nbits_above_max_is_einval) {
+	.use_seccomp = true,
+	.expected_errno = EINVAL,
+	.nr_masks = 2,
+	.e = { { ARCH_SELF, SECCOMP_MASK_MAX_BITS },
+	       { ARCH_OTHER, OTHER_MAX_BITS + 1 } },
+};
+#endif
 
 /* Version 2: the fifth argument is the action; 1 is no action. */
 FIXTURE_VARIANT_ADD(errors, prctl_invalid_action_is_einval) {
@@ -438,10 +452,8 @@ static __u32 arch_value(enum arch_kind kind)
 	case ARCH_SELF:
 		return SELF_ARCH;
 	case ARCH_OTHER:
-#if X86_BUILD == 64
-		return AUDIT_ARCH_I386;
-#elif X86_BUILD == 32
-		return AUDIT_ARCH_X86_64;
+#ifdef TWO_ABIS
+		return OTHER_ARCH;
 #else
 		return 0;
 #endif
@@ -529,7 +541,8 @@ TEST_F(errors, call)
 			continue;
 		if (!other_abi)
 			SKIP_UNLESS_REQUIRED(return,
-					     "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
+					     "the kernel has no second ABI (%s)",
+					     OTHER_ABI_WHY);
 		other_listed = true;
 	}
 	bad = unmapped_address();
@@ -764,6 +777,23 @@ FIXTURE_VARIANT_ADD(buffer_end, seccomp_9_at_end_is_valid) { .nbits = 9, .use_se
 FIXTURE_VARIANT_ADD(buffer_end, seccomp_9_one_byte_past_is_efault) {
 	.nbits = 9, .use_seccomp = true, .one_byte_past = true,
 };
+
+#if ARM64_BUILD == 32
+/* The AArch32 mask's 1040 bits: 130 bytes, the last two the private calls. */
+FIXTURE_VARIANT_ADD(buffer_end, prctl_1040_at_end_is_valid) { .nbits = 1040 };
+
+FIXTURE_VARIANT_ADD(buffer_end, prctl_1040_one_byte_past_is_efault) {
+	.nbits = 1040, .one_byte_past = true,
+};
+
+FIXTURE_VARIANT_ADD(buffer_end, seccomp_1040_at_end_is_valid) {
+	.nbits = 1040, .use_seccomp = true,
+};
+
+FIXTURE_VARIANT_ADD(buffer_end, seccomp_1040_one_byte_past_is_efault) {
+	.nbits = 1040, .use_seccomp = true, .one_byte_past = true,
+};
+#endif
 
 FIXTURE_SETUP(buffer_end)
 {

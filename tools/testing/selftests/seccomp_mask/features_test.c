@@ -13,8 +13,10 @@
  *	before and after; a mask in force still denies), and fills in the
  *	exact values of an x86-64 kernel with IA32_EMULATION: size 56,
  *	set_size 24, flags 0x3, actions 0xf, nr_arches 2, x86_64 then i386
- *	with 1024 bits each, the entries past nr_arches 0. The output
- *	fields hold garbage on input ("may hold anything").
+ *	with 1024 bits each, the entries past nr_arches 0; of an arm64
+ *	kernel with COMPAT: the same but aarch64 with 1024 bits then arm
+ *	with 1040 (its private calls). The output fields hold garbage on
+ *	input ("may hold anything").
  * strict_mode_kills_the_query: "works in every mode but strict": strict
  *	mode kills the query (SIGKILL) as any other call.
  * size.*: the struct's own size rules: below 56 EINVAL; 56 filled and
@@ -60,10 +62,29 @@ static bool seccomp_state(char *out, size_t len)
 }
 
 /*
- * Are the values of @f those build/v3/uapi.txt gives for an x86-64 kernel
- * with IA32_EMULATION? In a child: CHILD_ASSERT() names the first wrong one.
+ * The ABIs of the kernel, native first, and their largest nbits: x86-64
+ * with IA32_EMULATION, arm64 with COMPAT (the AArch32 mask has the bits
+ * of the 16 ARM-private calls past 1024).
  */
-static void child_check_x86_values(const struct seccomp_mask_features *f)
+#ifdef X86_BUILD
+#define KERNEL_ARCH0		AUDIT_ARCH_X86_64
+#define KERNEL_MAX_BITS0	SECCOMP_MASK_MAX_BITS
+#define KERNEL_ARCH1		AUDIT_ARCH_I386
+#define KERNEL_MAX_BITS1	SECCOMP_MASK_MAX_BITS
+#elif defined(ARM64_BUILD)
+#define KERNEL_ARCH0		AUDIT_ARCH_AARCH64
+#define KERNEL_MAX_BITS0	SECCOMP_MASK_MAX_BITS
+#define KERNEL_ARCH1		AUDIT_ARCH_ARM
+#define KERNEL_MAX_BITS1	(SECCOMP_MASK_MAX_BITS + 16)
+#endif
+
+#ifdef TWO_ABIS
+/*
+ * Are the values of @f those build/v3/uapi.txt gives for an x86-64 kernel
+ * with IA32_EMULATION (the contract's "Architectures" for arm64 with
+ * COMPAT)? In a child: CHILD_ASSERT() names the first wrong one.
+ */
+static void child_check_values(const struct seccomp_mask_features *f)
 {
 	CHILD_ASSERT(f->size == FEATURES_SIZE);
 	CHILD_ASSERT(f->set_size == SECCOMP_MASK_SET_SIZE_VER0);
@@ -74,35 +95,42 @@ static void child_check_x86_values(const struct seccomp_mask_features *f)
 				    SECCOMP_MASK_ACTION_ERRNO |
 				    SECCOMP_MASK_ACTION_LOG));
 	CHILD_ASSERT(f->nr_arches == 2);
-	CHILD_ASSERT(f->arches[0].arch == AUDIT_ARCH_X86_64);
-	CHILD_ASSERT(f->arches[0].max_bits == SECCOMP_MASK_MAX_BITS);
-	CHILD_ASSERT(f->arches[1].arch == AUDIT_ARCH_I386);
-	CHILD_ASSERT(f->arches[1].max_bits == SECCOMP_MASK_MAX_BITS);
+	CHILD_ASSERT(f->arches[0].arch == KERNEL_ARCH0);
+	CHILD_ASSERT(f->arches[0].max_bits == KERNEL_MAX_BITS0);
+	CHILD_ASSERT(f->arches[1].arch == KERNEL_ARCH1);
+	CHILD_ASSERT(f->arches[1].max_bits == KERNEL_MAX_BITS1);
 	CHILD_ASSERT(f->arches[2].arch == 0 && f->arches[2].max_bits == 0);
 	CHILD_ASSERT(f->arches[3].arch == 0 && f->arches[3].max_bits == 0);
 }
+#else
+static void child_check_values(const struct seccomp_mask_features *f)
+{
+}
+#endif
 
 /*
- * require_mask(), then the ia32 ABI, which the x86 values need: fail
- * (required) or skip without it.
+ * require_mask(), then the second ABI (ia32; on arm64 AArch32), which the
+ * exact values need: fail (required) or skip without it.
  */
-static bool require_mask_x86_kernel(struct __test_metadata *const _metadata)
+static bool require_mask_two_abi_kernel(struct __test_metadata *const _metadata)
 {
 	if (!require_mask(_metadata))
 		return false;
-#ifdef X86_BUILD
+#ifdef TWO_ABIS
 	if (other_abi_available())
 		return true;
 	if (!mask_required())
 		SKIP(return false,
-		     "no ia32 ABI (CONFIG_IA32_EMULATION): the exact values are those of a kernel with it");
+		     "no second ABI (%s): the exact values are those of a kernel with it",
+		     OTHER_ABI_WHY);
 	ASSERT_TRUE(false) {
-		TH_LOG("%s",
-		       "SECCOMP_MASK_REQUIRED=1: no working ia32 ABI (CONFIG_IA32_EMULATION=y, ia32_emulation=true), which the exact values of the query assume");
+		TH_LOG("SECCOMP_MASK_REQUIRED=1: no working second ABI (%s),",
+		       OTHER_ABI_WHY);
+		TH_LOG("which the exact values of the query assume");
 	}
 	return true;
 #else
-	SKIP(return false, "the exact values are those of an x86-64 kernel");
+	SKIP(return false, "the exact values are those of an x86-64 or arm64 kernel");
 #endif
 }
 
@@ -126,7 +154,7 @@ FIXTURE_VARIANT_ADD(query, mask_under_filter_unprivileged) {
 	.prior = P_MASK_THEN_FILTER, .drop_cap = true,
 };
 
-FIXTURE_SETUP(query) { require_mask_x86_kernel(_metadata); }
+FIXTURE_SETUP(query) { require_mask_two_abi_kernel(_metadata); }
 FIXTURE_TEARDOWN(query) {}
 
 TEST_F(query, reports_this_kernel_and_changes_nothing)
@@ -166,7 +194,7 @@ TEST_F(query, reports_this_kernel_and_changes_nothing)
 		memset(&f, 0xa5, sizeof(f));
 		f.size = FEATURES_SIZE;
 		CHILD_ASSERT(features_call(0, &f) == 0);
-		child_check_x86_values(&f);
+		child_check_values(&f);
 
 		CHILD_ASSERT(seccomp_state(after, sizeof(after)));
 		CHILD_ASSERT(!strcmp(before, after));

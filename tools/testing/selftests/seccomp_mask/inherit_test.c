@@ -196,35 +196,6 @@ TEST(denied_call_in_one_thread_kills_every_thread)
 	ASSERT_CHILD_DENIED(pid);
 }
 
-/*
- * The helper built next to this program: with the same _32/_64 suffix, or
- * with @other, the one of the other x86 ABI.
- */
-static bool helper_path(char *buf, size_t len, bool other)
-{
-	char exe[PATH_MAX - 32], *slash;
-	const char *suffix = "";
-	ssize_t n, blen;
-
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n < 0)
-		return false;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return false;
-	blen = strlen(slash);
-	if (blen > 3 && !strcmp(slash + blen - 3, "_32"))
-		suffix = other ? "_64" : "_32";
-	else if (blen > 3 && !strcmp(slash + blen - 3, "_64"))
-		suffix = other ? "_32" : "_64";
-	else if (other)
-		return false;
-	*slash = '\0';
-	snprintf(buf, len, "%s/mask_helper%s", exe, suffix);
-	return !access(buf, X_OK);
-}
-
 FIXTURE(execve) {
 	char helper[PATH_MAX];
 	int nr_getpid;		/* in the helper's ABI */
@@ -233,12 +204,13 @@ FIXTURE(execve) {
 };
 
 FIXTURE_VARIANT(execve) {
-	bool other_abi;		/* exec the helper of the other x86 ABI */
+	bool other_abi;		/* exec the helper of the other ABI */
 };
 
 FIXTURE_VARIANT_ADD(execve, same_abi) { .other_abi = false };
 
-#ifdef X86_BUILD
+/* x86: the other x86 ABI; arm64: the other execution state (helper.h). */
+#ifdef TWO_ABIS
 FIXTURE_VARIANT_ADD(execve, other_abi) { .other_abi = true };
 #endif
 
@@ -248,15 +220,14 @@ FIXTURE_SETUP(execve)
 	self->marker[1] = -1;
 	self->nr_getpid = __NR_getpid;
 	self->nr_getppid = __NR_getppid;
-#ifdef X86_BUILD
+#ifdef TWO_ABIS
 	if (variant->other_abi) {
 		if (!other_abi_available())
 			SKIP_UNLESS_REQUIRED(return,
-					     "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
-		self->nr_getpid = X86_BUILD == 64 ? NR32_getpid :
-			NR64_getpid;
-		self->nr_getppid = X86_BUILD == 64 ? NR32_getppid :
-			NR64_getppid;
+					     "the kernel has no second ABI (%s)",
+					     OTHER_ABI_WHY);
+		self->nr_getpid = OTHER_NR_getpid;
+		self->nr_getppid = OTHER_NR_getppid;
 	}
 #endif
 	if (!helper_path(self->helper, sizeof(self->helper), variant->other_abi))
@@ -285,10 +256,12 @@ static void status_arg(char *buf, size_t len, const char *key,
 }
 
 /*
- * In the child: deny getppid in both x86 ABIs (or this one) with @action,
+ * In the child: deny getppid in both ABIs (or this one) with @action,
  * then exec the helper with "3", the -s checks of every mask line of
  * /proc/self/status that this install sets (so that the helper checks
  * the masks and the action that execve kept), and @extra (NULL-ended).
+ * Each mask allows every other number up to its ABI's largest nbits: an
+ * AArch32 helper's start-up calls set_tls (bit 1029).
  */
 static void __noreturn exec_helper(const char *helper, __u32 action,
 				   const char *const extra[])
@@ -304,9 +277,30 @@ static void __noreturn exec_helper(const char *helper, __u32 action,
 	snprintf(lines[0], sizeof(lines[0]), "Seccomp_mask_action=%s", act);
 	argv[argc++] = "-s";
 	argv[argc++] = lines[0];
-	mask_all_but(&deny_getppid, __NR_getppid);
+	mask_all_abi_but(&deny_getppid, SELF_MAX_BITS, __NR_getppid);
 	CHILD_ASSERT(set_nnp() == 0);
-#ifdef X86_BUILD
+#ifdef ARM64_BUILD
+	if (other_abi_available()) {
+		static struct mask other;
+
+		mask_all_abi_but(&other, OTHER_MAX_BITS, OTHER_NR_getppid);
+		status_arg(lines[1], sizeof(lines[1]), mask_line(false),
+			   &deny_getppid);
+		status_arg(lines[2], sizeof(lines[2]), mask_line(true), &other);
+		argv[argc++] = "-s";
+		argv[argc++] = lines[1];
+		argv[argc++] = "-s";
+		argv[argc++] = lines[2];
+		CHILD_ASSERT(mask_seccomp_own_other(0, action, 2, &deny_getppid,
+						    &other) == 0);
+	} else {
+		status_arg(lines[1], sizeof(lines[1]), mask_line(false),
+			   &deny_getppid);
+		argv[argc++] = "-s";
+		argv[argc++] = lines[1];
+		CHILD_ASSERT(mask_prctl_action(&deny_getppid, action) == 0);
+	}
+#elif defined(X86_BUILD)
 	if (other_abi_available()) {
 		/* Both ABIs work: a 64-bit kernel, x86-64 its native one. */
 		static struct mask m64, m32;

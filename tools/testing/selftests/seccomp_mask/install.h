@@ -258,10 +258,10 @@ static inline void page_put(unsigned char *page)
 		munmap(page, 4096);
 }
 
-#ifdef X86_BUILD
+#ifdef TWO_ABIS
 /*
  * mask_seccomp_set() with @own, the mask of this program's ABI, and with
- * @n 2 @other, that of the other x86 ABI.
+ * @n 2 @other, that of the other ABI (x86, or arm64).
  */
 static inline long mask_seccomp_own_other(unsigned int flags, __u32 action,
 					  unsigned int n,

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Seccomp mask mode: what a kill records, for a call through this
- * program's own ABI and through the other x86 ABI: the siginfo in the
+ * program's own ABI and through the other ABI: the siginfo in the
  * NT_SIGINFO note of the core dump and the seccomp audit record; and
  * which actions of the mask /proc/sys/kernel/seccomp/actions_logged lets
  * it log (logged.*).
+ *
+ * On arm64 the call through the other ABI is made by the mask_helper of
+ * the other execution state, which the child becomes (helper.h): the pid
+ * is the child's, its core dump is one of the other ELF class.
  */
 
 #include <linux/elf.h>
@@ -17,7 +21,14 @@
 
 #include "common.h"
 
-#ifdef X86_BUILD
+#ifdef TWO_ABIS
+
+/* On arm64, the other ABI's calls are the helper's (helper.h). */
+#ifdef ARM64_BUILD
+#define ARM64_OTHER_VIA_HELPER	1
+#else
+#define ARM64_OTHER_VIA_HELPER	0
+#endif
 
 /* What the kill must record: the ABI and the number of the denied call. */
 struct expected_kill {
@@ -26,6 +37,7 @@ struct expected_kill {
 	int compat;
 };
 
+#ifdef X86_BUILD
 static struct expected_kill expected(bool other_abi)
 {
 	bool x86_64 = (X86_BUILD == 64) != other_abi;
@@ -39,98 +51,254 @@ static struct expected_kill expected(bool other_abi)
 	return e;
 }
 
+/* The masks of deny_getppid(): getppid clear in both ABIs' numbers. */
+static void getppid_masks(struct mask *own, struct mask *other)
+{
+	mask_all_but(own, NR64_getppid);
+	mask_clear(own, NR32_getppid);
+	*other = *own;
+}
+#else
+static struct expected_kill expected(bool other_abi)
+{
+	bool aarch64 = (ARM64_BUILD == 64) != other_abi;
+	struct expected_kill e = {
+		.arch = aarch64 ? ARCH_AARCH64 : ARCH_ARM,
+		.nr = aarch64 ? NRA64_getppid : NRA32_getppid,
+		/* AArch32 calls are the compat calls of arm64. */
+		.compat = !aarch64,
+	};
+
+	return e;
+}
+
+/* The masks of deny_getppid(): each ABI's getppid clear. */
+static void getppid_masks(struct mask *own, struct mask *other)
+{
+	mask_all_but(own, __NR_getppid);
+	mask_all_abi_but(other, OTHER_MAX_BITS, OTHER_NR_getppid);
+}
+#endif
+
 /*
  * In a child: mask getppid in both ABIs (this program's only, when the
  * kernel has no other), with @action for the denied calls.
  */
 static void deny_getppid(__u32 action)
 {
-	struct mask m;
+	struct mask own, other;
 	int ret;
 
-	mask_all_but(&m, NR64_getppid);
-	mask_clear(&m, NR32_getppid);
+	getppid_masks(&own, &other);
 	CHILD_ASSERT(set_nnp() == 0);
-	if (other_abi_available()) {
-		const __u32 arch[2] = { ARCH_X86_64, ARCH_I386 };
-		const struct mask *both[2] = { &m, &m };
-
-		ret = mask_seccomp_set(0, action, 2, arch, both);
-	} else {
-		ret = mask_prctl_action(&m, action);
-	}
+	if (other_abi_available())
+		ret = mask_seccomp_own_other(0, action, 2, &own, &other);
+	else
+		ret = mask_prctl_action(&own, action);
 	CHILD_ASSERT(ret == 0);
 }
 
+#ifdef ARM64_BUILD
+/*
+ * In a child: deny getppid with @action (deny_getppid()), then become the
+ * helper of the other execution state, which makes its getppid (first
+ * argument OWN_CALL_ARG0) and checks what @action makes of it: with the
+ * kill, "-f" @marker_fd and "-k"; with the trap, that it is trapped; with
+ * the errno, that it returns -errno; with the log, that it runs.
+ */
+static void __noreturn other_getppid_takes(__u32 action, int marker_fd)
+{
+	static struct helper_cmd cmd;
+	static char path[PATH_MAX];
+	const long nr = OTHER_NR_getppid, a0 = OWN_CALL_ARG0;
+
+	CHILD_ASSERT(helper_path(path, sizeof(path), true));
+	helper_cmd_init(&cmd, path, "3");
+	switch (action & SECCOMP_RET_ACTION_FULL) {
+	case SECCOMP_RET_LOG:
+		helper_cmd_add(&cmd, "-c");
+		helper_cmd_add(&cmd, "%ld,%ld=%d", nr, a0, getppid());
+		break;
+	case SECCOMP_RET_ERRNO:
+		helper_cmd_add(&cmd, "-c");
+		helper_cmd_add(&cmd, "%ld,%ld=-%u", nr, a0,
+			       action & SECCOMP_RET_DATA);
+		break;
+	case SECCOMP_RET_TRAP:
+		helper_cmd_add(&cmd, "-t");
+		helper_cmd_add(&cmd, "%ld,%ld=%ld", nr, a0,
+			       trap_return(nr, a0));
+		break;
+	default:
+		helper_cmd_add(&cmd, "-f");
+		helper_cmd_add(&cmd, "%d", marker_fd);
+		helper_cmd_add(&cmd, "-k");
+		helper_cmd_add(&cmd, "%ld,%ld", nr, a0);
+	}
+	deny_getppid(action);
+	helper_exec(&cmd);
+}
+#endif
+
 /*
  * In a child: mask getppid in both ABIs, then call it through the ABI the
- * variant names. Does not return.
+ * variant names (on arm64, that of the other state in its helper, which
+ * writes to @marker_fd). Does not return.
  */
-static void masked_getppid(bool other_abi)
+static void masked_getppid(bool other_abi, int marker_fd)
 {
+#ifdef ARM64_BUILD
+	if (other_abi)
+		other_getppid_takes(0, marker_fd);
+#endif
 	deny_getppid(0);
 	if (other_abi)
+#ifdef X86_BUILD
 		CHILD_DENIED(other_call(OTHER_NR_getppid, 0, 0, 0));
+#else
+		CHILD_ASSERT(!"no call through the other ABI");
+#endif
 	else
 		CHILD_DENIED(syscall(__NR_getppid));
 	_exit(0);
+}
+
+/*
+ * In the parent: was the child of masked_getppid() (status @status)
+ * killed by SIGSYS right at its denied call? On arm64 through the other
+ * ABI, the helper's marker @mk says where.
+ */
+static bool masked_getppid_killed(struct __test_metadata *const _metadata,
+				  bool other_abi, int status,
+				  struct helper_marker *mk, int line)
+{
+	char got[16];
+
+	if (!other_abi || !ARM64_OTHER_VIA_HELPER)
+		return denied_call_killed(_metadata, status, line);
+	helper_marker_read(mk, got, sizeof(got));
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS &&
+	    !strcmp(got, "b"))
+		return true;
+	TH_LOG("line %d: the helper wrote \"%s\", expected \"b\" and a SIGSYS",
+	       line, got);
+	child_describe(_metadata, status, line);
+	return false;
 }
 
 /* core_pattern pointed at a file for the duration of a test. */
 static char saved_pattern[256];
 static char core_dir[64];
 
-/* The ELF class of this program, and of its core dumps. */
-#if X86_BUILD == 64
-#define elf_ehdr elf64_hdr
-#define elf_phdr elf64_phdr
-#define elf_nhdr elf64_note
-#else
-#define elf_ehdr elf32_hdr
-#define elf_phdr elf32_phdr
-#define elf_nhdr elf32_note
-#endif
+/*
+ * The fields of the siginfo of an NT_SIGINFO note that the test reads,
+ * wherever the note's ELF class puts them: a core dump of the other
+ * execution state on arm64 is of the other class, its siginfo of the
+ * other layout (the union after three ints, 8-aligned in a 64-bit one;
+ * _sigsys: the call address, then _syscall and _arch).
+ */
+struct core_sig {
+	int signo;
+	int code;
+	int syscall;
+	unsigned int arch;
+};
 
-/* The siginfo of the NT_SIGINFO note of an ELF core of this program. */
-static bool core_siginfo(const char *path, siginfo_t *si)
+/* Read the siginfo of the note @desc (@len bytes) of ELF class @cls. */
+static bool core_sig_parse(const unsigned char *desc, size_t len, int cls,
+			   struct core_sig *cs)
 {
-	struct elf_ehdr eh;
-	struct elf_phdr ph;
+	size_t sys = cls == ELFCLASS64 ? 24 : 16;
+
+	if (len < sys + 8)
+		return false;
+	memcpy(&cs->signo, desc, 4);
+	memcpy(&cs->code, desc + 8, 4);
+	memcpy(&cs->syscall, desc + sys, 4);
+	memcpy(&cs->arch, desc + sys + 4, 4);
+	return true;
+}
+
+/* The siginfo of the NT_SIGINFO note of an ELF core, of either class. */
+static bool core_siginfo(const char *path, struct core_sig *cs)
+{
+	unsigned char ident[EI_NIDENT];
 	bool found = false;
-	int fd, i;
+	unsigned long phoff, phentsize, phnum, type, offset, filesz;
+	int fd, cls;
+	unsigned long i;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
-	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_type != ET_CORE)
+	if (pread(fd, ident, sizeof(ident), 0) != sizeof(ident) ||
+	    memcmp(ident, ELFMAG, SELFMAG))
 		goto out;
-	for (i = 0; i < eh.e_phnum && !found; i++) {
-		char *notes;
+	cls = ident[EI_CLASS];
+	if (cls == ELFCLASS64) {
+		struct elf64_hdr eh;
+
+		if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
+		    eh.e_type != ET_CORE)
+			goto out;
+		phoff = eh.e_phoff;
+		phentsize = eh.e_phentsize;
+		phnum = eh.e_phnum;
+	} else if (cls == ELFCLASS32) {
+		struct elf32_hdr eh;
+
+		if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
+		    eh.e_type != ET_CORE)
+			goto out;
+		phoff = eh.e_phoff;
+		phentsize = eh.e_phentsize;
+		phnum = eh.e_phnum;
+	} else {
+		goto out;
+	}
+	for (i = 0; i < phnum && !found; i++) {
+		unsigned char *notes;
 		size_t off;
 
-		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + i * eh.e_phentsize)
-		    != sizeof(ph) || ph.p_type != PT_NOTE)
+		if (cls == ELFCLASS64) {
+			struct elf64_phdr ph;
+
+			if (pread(fd, &ph, sizeof(ph), phoff + i * phentsize) !=
+			    sizeof(ph))
+				continue;
+			type = ph.p_type;
+			offset = ph.p_offset;
+			filesz = ph.p_filesz;
+		} else {
+			struct elf32_phdr ph;
+
+			if (pread(fd, &ph, sizeof(ph), phoff + i * phentsize) !=
+			    sizeof(ph))
+				continue;
+			type = ph.p_type;
+			offset = ph.p_offset;
+			filesz = ph.p_filesz;
+		}
+		if (type != PT_NOTE)
 			continue;
-		notes = malloc(ph.p_filesz);
+		notes = malloc(filesz);
 		if (!notes ||
-		    pread(fd, notes, ph.p_filesz, ph.p_offset) !=
-		    (ssize_t)ph.p_filesz) {
+		    pread(fd, notes, filesz, offset) != (ssize_t)filesz) {
 			free(notes);
 			goto out;
 		}
-		for (off = 0; off + sizeof(struct elf_nhdr) <= ph.p_filesz;) {
-			struct elf_nhdr *nh = (struct elf_nhdr *)(notes + off);
+		/* struct elf32_note and elf64_note: the same three words. */
+		for (off = 0; off + sizeof(struct elf32_note) <= filesz;) {
+			struct elf32_note *nh = (struct elf32_note *)(notes + off);
 			size_t name = off + sizeof(*nh);
 			size_t desc = name + ((nh->n_namesz + 3) & ~3);
 
-			if (desc + nh->n_descsz > ph.p_filesz)
+			if (desc + nh->n_descsz > filesz)
 				break;
 			if (nh->n_type == NT_SIGINFO &&
-			    nh->n_descsz >= sizeof(*si) &&
-			    !strcmp(notes + name, "CORE")) {
-				memcpy(si, notes + desc, sizeof(*si));
-				found = true;
+			    !strcmp((char *)notes + name, "CORE")) {
+				found = core_sig_parse(notes + desc,
+						       nh->n_descsz, cls, cs);
 				break;
 			}
 			off = desc + ((nh->n_descsz + 3) & ~3);
@@ -181,8 +349,9 @@ FIXTURE_TEARDOWN(core)
 TEST_F(core, siginfo_note_names_syscall_and_abi)
 {
 	struct expected_kill e = expected(variant->other_abi);
+	struct helper_marker mk;
+	struct core_sig si = { 0 };
 	char path[128];
-	siginfo_t si;
 	int status;
 	pid_t pid;
 
@@ -190,26 +359,30 @@ TEST_F(core, siginfo_note_names_syscall_and_abi)
 		return;
 	if (variant->other_abi && !require_other_abi(_metadata))
 		return;
+	ASSERT_EQ(0, helper_marker_open(&mk));
 	pid = fork_child(_metadata);
 	if (pid == 0) {
 		struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
 
+		close(mk.fd[0]);
 		CHILD_ASSERT(setrlimit(RLIMIT_CORE, &rl) == 0);
 		CHILD_ASSERT(prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) == 0);
-		masked_getppid(variant->other_abi);
+		masked_getppid(variant->other_abi, mk.fd[1]);
 	}
+	close(mk.fd[1]);
 	status = child_wait(_metadata, pid);
 	snprintf(path, sizeof(path), "%s/core.%d", core_dir, pid);
-	ASSERT_TRUE(denied_call_killed(_metadata, status, __LINE__));
+	ASSERT_TRUE(masked_getppid_killed(_metadata, variant->other_abi,
+					  status, &mk, __LINE__));
 	EXPECT_TRUE(WCOREDUMP(status));
 	ASSERT_TRUE(core_siginfo(path, &si)) {
 		TH_LOG("no NT_SIGINFO note in %s", path);
 	}
 	unlink(path);
-	EXPECT_EQ(SIGSYS, si.si_signo);
-	EXPECT_EQ(SYS_SECCOMP, si.si_code);
-	EXPECT_EQ(e.nr, si.si_syscall);
-	EXPECT_EQ(e.arch, si.si_arch);
+	EXPECT_EQ(SIGSYS, si.signo);
+	EXPECT_EQ(SYS_SECCOMP, si.code);
+	EXPECT_EQ(e.nr, si.syscall);
+	EXPECT_EQ(e.arch, si.arch);
 }
 
 /*
@@ -398,12 +571,21 @@ TEST_F(audit, record_names_syscall_abi_and_compat)
 	/* printk is rate limited: more attempts after its interval. */
 	attempts = self->netlink >= 0 ? 1 : 3;
 	for (attempt = 0; attempt < attempts; attempt++) {
+		struct helper_marker mk;
+		int status;
+
 		if (attempt)
 			sleep(6);
+		ASSERT_EQ(0, helper_marker_open(&mk));
 		pid = fork_child(_metadata);
-		if (pid == 0)
-			masked_getppid(variant->other_abi);
-		ASSERT_CHILD_DENIED(pid);
+		if (pid == 0) {
+			close(mk.fd[0]);
+			masked_getppid(variant->other_abi, mk.fd[1]);
+		}
+		close(mk.fd[1]);
+		status = child_wait(_metadata, pid);
+		ASSERT_TRUE(masked_getppid_killed(_metadata, variant->other_abi,
+						  status, &mk, __LINE__));
 		if (self->netlink >= 0 ?
 		    receive_audit_record(self->netlink, pid, rec, sizeof(rec)) :
 		    find_audit_record(self->kmsg, pid, rec, sizeof(rec)))
@@ -565,16 +747,24 @@ static void no_core(void)
  * the ABI the variant names and check that the call took @action. Exits 0
  * when @action lets the process live.
  */
-static void getppid_takes(bool other_abi, __u32 action)
+static void getppid_takes(bool other_abi, __u32 action, int marker_fd)
 {
 	struct expected_kill e = expected(other_abi);
 	pid_t ppid = getppid();
 	long ret;
 
 	no_core();
+#ifdef ARM64_BUILD
+	if (other_abi)
+		other_getppid_takes(action, marker_fd);
+#endif
 	CHILD_ASSERT(catch_sigsys() == 0);
 	deny_getppid(action);
+#ifdef X86_BUILD
 	CHILD_DENIED(abi_call(e.arch, NR64_getppid, NR32_getppid, 0, 0, 0));
+#else
+	CHILD_DENIED(own_call(e.nr));
+#endif
 	ret = child_report->denied_ret;
 	switch (action & SECCOMP_RET_ACTION_FULL) {
 	case SECCOMP_RET_LOG:
@@ -632,6 +822,39 @@ static void marker_getppid(__u32 ret)
 			ASSERT_CHILD_OK(__pid);				\
 		__pid;							\
 	})
+
+/*
+ * RUN_CHILD() of getppid_takes(): the child must end as @action makes it
+ * end; on arm64 through the other ABI, the helper's marker says where a
+ * kill came. The child's pid.
+ */
+static pid_t run_getppid_takes(struct __test_metadata *const _metadata,
+			       bool other_abi, __u32 action)
+{
+	struct helper_marker mk;
+	int status;
+	pid_t pid;
+
+	if (!other_abi || !ARM64_OTHER_VIA_HELPER)
+		return RUN_CHILD(action, getppid_takes(other_abi, action, -1));
+	ASSERT_EQ(0, helper_marker_open(&mk));
+	pid = fork_child(_metadata);
+	if (pid == 0) {
+		close(mk.fd[0]);
+		getppid_takes(other_abi, action, mk.fd[1]);
+	}
+	if (action == SECCOMP_RET_KILL_PROCESS) {
+		close(mk.fd[1]);
+		status = child_wait(_metadata, pid);
+		ASSERT_TRUE(masked_getppid_killed(_metadata, other_abi, status,
+						  &mk, __LINE__));
+	} else {
+		close(mk.fd[1]);
+		close(mk.fd[0]);
+		ASSERT_CHILD_OK(pid);
+	}
+	return pid;
+}
 
 /* actions_logged saved by the setup, and restored by the teardown. */
 FIXTURE(logged) {
@@ -763,7 +986,7 @@ static bool call_logged(struct __test_metadata *const _metadata,
 	for (attempt = 0; attempt < attempts; attempt++) {
 		if (self->kmsg >= 0)
 			ASSERT_LE(0, lseek(self->kmsg, 0, SEEK_END));
-		pid = RUN_CHILD(action, getppid_takes(other_abi, action));
+		pid = run_getppid_takes(_metadata, other_abi, action);
 		marker = RUN_CHILD(marker_action, marker_getppid(marker_action));
 		outcome = audit_outcome(self->kmsg, self->netlink, pid, marker,
 					rec, len);

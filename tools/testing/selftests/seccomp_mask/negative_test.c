@@ -50,11 +50,19 @@
  *
  * On a version 2 kernel the seccomp(2) install of a version 3 set fails
  * (EINVAL: nr_masks 24), so every case fails there.
+ *
+ * arm64: libc is glibc's syscall(), raw is svc #0 (the number in x8, r7),
+ * other is the call made by the mask_helper of the other execution state
+ * (helper.h), which the child becomes. The number is an int on both
+ * arm64 ABIs too: el0_svc_common() takes x8 as an int, so the AArch64
+ * build has the cases of the upper half of the register; the AArch32
+ * registers have none. The calls carry OWN_CALL_ARG0 as their first
+ * argument, which a TRAP leaves where the value goes.
  */
 
 #include "common.h"
 
-#ifdef X86_BUILD
+#ifdef TWO_ABIS
 
 enum entry { E_LIBC, E_RAW, E_OTHER };
 
@@ -82,8 +90,8 @@ FIXTURE_VARIANT_ADD(negative, other_abi_minus_1_without_bit_30) {
 	.entry = E_OTHER, .nr = ~0x40000000,
 };
 
-#if X86_BUILD == 64
-/* The number is eax: the upper half of rax is no part of it. */
+#if X86_BUILD == 64 || ARM64_BUILD == 64
+/* The number is eax (w8): the upper half of rax (x8) is no part of it. */
 FIXTURE_VARIANT_ADD(negative, raw_minus_2_in_the_low_half) {
 	.entry = E_RAW, .nr = 0xfffffffeL, .skip = 0xffffffffL,
 };
@@ -92,7 +100,9 @@ FIXTURE_VARIANT_ADD(negative, raw_int_min_under_long_min) {
 	.entry = E_RAW, .nr = LONG_MIN | 0x80000000L,
 	.skip = LONG_MIN | 0xffffffffL,
 };
+#endif
 
+#if X86_BUILD == 64
 FIXTURE_VARIANT_ADD(negative, other_abi_minus_2_under_high_bits) {
 	.entry = E_OTHER, .nr = 0x12345678fffffffeL,
 	.skip = 0x12345678ffffffffL,
@@ -132,19 +142,22 @@ static long neg_call(enum entry e, long nr)
 	switch (e) {
 	case E_LIBC:
 		errno = 0;
+#ifdef ARM64_BUILD
+		ret = syscall(nr, OWN_CALL_ARG0);
+#else
 		ret = syscall(nr);
+#endif
 		return ret == -1 ? -errno : ret;
 	case E_RAW:
-#if X86_BUILD == 64
-		return sys64(nr, 0, 0, 0, 0, 0);
-#else
-		return sys32(nr, 0, 0, 0, 0, 0);
-#endif
+		return own_call(nr);
 	default:
 #if X86_BUILD == 64
 		return sys32(nr, 0, 0, 0, 0, 0);
-#else
+#elif X86_BUILD == 32
 		return sys64(nr, 0, 0, 0, 0, 0);
+#else
+		/* arm64: in a forked helper of the other state. */
+		return other_probe(nr, OWN_CALL_ARG0);
 #endif
 	}
 }
@@ -161,18 +174,19 @@ static bool is_rolled_back(enum entry e, long ret, long nr)
 	if (e == E_OTHER)
 		return (int)ret == (int)nr;
 #endif
-	return ret == nr;
+	return ret == trap_return(nr, OWN_CALL_ARG0);
 }
 
 /* Full masks of both ABIs (this one only without the other), @action. */
 static long install_full(__u32 action)
 {
-	struct mask all;
+	struct mask all, other;
 
 	mask_all(&all, SECCOMP_MASK_MAX_BITS);
+	mask_all(&other, OTHER_MAX_BITS);
 	return mask_seccomp_own_other(0, action,
 				      other_abi_available() ? 2 : 1,
-				      &all, &all);
+				      &all, &other);
 }
 
 /* fork_child(), and the child sets no_new_privs and install_full(@action). */
@@ -185,6 +199,84 @@ static pid_t fork_full(struct __test_metadata *const _metadata, __u32 action)
 		CHILD_ASSERT(install_full(action) == 0);
 	}
 	return pid;
+}
+
+#ifdef ARM64_BUILD
+/*
+ * arm64, through the other ABI: a child with the full masks of both ABIs
+ * and @action (and an allow-everything filter with @filter) becomes the
+ * helper of the other state. It checks that -1 is -ENOSYS (@enosys), then
+ * makes @nr: @how 'k' (with the marker @mk: the kill at the call), 'c'
+ * (it returns -DENY_ERRNO) or 't' (trapped, the registers rolled back).
+ */
+static void other_state_number(struct __test_metadata *const _metadata,
+			       long nr, long enosys, __u32 action,
+			       bool filter, char how)
+{
+	struct helper_marker mk;
+	pid_t pid;
+
+	ASSERT_EQ(0, helper_marker_open(&mk));
+	pid = fork_child(_metadata);
+	if (pid == 0) {
+		static struct helper_cmd cmd;
+		static char path[PATH_MAX];
+		long a0 = OWN_CALL_ARG0;
+
+		close(mk.fd[0]);
+		CHILD_ASSERT(helper_path(path, sizeof(path), true));
+		helper_cmd_init(&cmd, path, filter ? "2" : "3");
+		helper_cmd_add(&cmd, "-c");
+		helper_cmd_add(&cmd, "-1=%ld", enosys);
+		switch (how) {
+		case 'c':
+			helper_cmd_add(&cmd, "-c");
+			helper_cmd_add(&cmd, "%d,%ld=%d", (int)nr, a0,
+				       -DENY_ERRNO);
+			break;
+		case 't':
+			helper_cmd_add(&cmd, "-t");
+			helper_cmd_add(&cmd, "%d,%ld=%ld", (int)nr, a0,
+				       trap_return(nr, a0));
+			break;
+		default:
+			helper_cmd_add(&cmd, "-f");
+			helper_cmd_add(&cmd, "%d", mk.fd[1]);
+			helper_cmd_add(&cmd, "-k");
+			helper_cmd_add(&cmd, "%d,%ld", (int)nr, a0);
+		}
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(install_full(action) == 0);
+		if (filter)
+			CHILD_ASSERT(filter_allow_all() == 0);
+		helper_exec(&cmd);
+	}
+	if (how == 'k') {
+		ASSERT_HELPER_KILLED_AT(pid, &mk, SIGSYS);
+	} else {
+		close(mk.fd[0]);
+		close(mk.fd[1]);
+		ASSERT_HELPER_OK(pid);
+	}
+}
+
+#else
+/* x86 makes the other ABI's calls itself. */
+static void other_state_number(struct __test_metadata *const _metadata,
+			       long nr, long enosys, __u32 action,
+			       bool filter, char how)
+{
+}
+#endif
+
+/* Is @entry the other ABI of arm64, whose calls a helper makes? */
+static bool other_state(enum entry entry)
+{
+#ifdef ARM64_BUILD
+	return entry == E_OTHER;
+#else
+	return false;
+#endif
 }
 
 /* In a child: the number next to the variant's (skip_nr()) is -ENOSYS. */
@@ -218,6 +310,11 @@ TEST_F(negative, kill_action_kills_at_the_call)
 	}
 	ASSERT_CHILD_OK(pid);
 
+	if (other_state(variant->entry)) {
+		other_state_number(_metadata, variant->nr, self->enosys, 0,
+				   false, 'k');
+		return;
+	}
 	pid = fork_full(_metadata, 0);
 	if (pid == 0) {
 		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
@@ -229,7 +326,14 @@ TEST_F(negative, kill_action_kills_at_the_call)
 
 TEST_F(negative, kill_action_kills_under_a_filter)
 {
-	pid_t pid = fork_full(_metadata, 0);
+	pid_t pid;
+
+	if (other_state(variant->entry)) {
+		other_state_number(_metadata, variant->nr, self->enosys, 0,
+				   true, 'k');
+		return;
+	}
+	pid = fork_full(_metadata, 0);
 
 	if (pid == 0) {
 		CHILD_ASSERT(filter_allow_all() == 0);
@@ -242,7 +346,14 @@ TEST_F(negative, kill_action_kills_under_a_filter)
 
 TEST_F(negative, errno_action_returns_the_errno)
 {
-	pid_t pid = fork_full(_metadata, SECCOMP_RET_ERRNO | DENY_ERRNO);
+	pid_t pid;
+
+	if (other_state(variant->entry)) {
+		other_state_number(_metadata, variant->nr, self->enosys,
+				   SECCOMP_RET_ERRNO | DENY_ERRNO, false, 'c');
+		return;
+	}
+	pid = fork_full(_metadata, SECCOMP_RET_ERRNO | DENY_ERRNO);
 
 	if (pid == 0) {
 		long ret;
@@ -250,7 +361,11 @@ TEST_F(negative, errno_action_returns_the_errno)
 		CHILD_ASSERT_SKIP_NR_ENOSYS();
 		if (variant->entry == E_LIBC) {
 			errno = 0;
+#ifdef ARM64_BUILD
+			ret = syscall(variant->nr, OWN_CALL_ARG0);
+#else
 			ret = syscall(variant->nr);
+#endif
 			CHILD_ASSERT(ret == -1);
 			CHILD_ASSERT(errno == DENY_ERRNO);
 		}
@@ -263,7 +378,14 @@ TEST_F(negative, errno_action_returns_the_errno)
 
 TEST_F(negative, trap_action_signals_the_number)
 {
-	pid_t pid = fork_full(_metadata, SECCOMP_RET_TRAP);
+	pid_t pid;
+
+	if (other_state(variant->entry)) {
+		other_state_number(_metadata, variant->nr, self->enosys,
+				   SECCOMP_RET_TRAP, false, 't');
+		return;
+	}
+	pid = fork_full(_metadata, SECCOMP_RET_TRAP);
 
 	if (pid == 0) {
 		long ret;
@@ -284,9 +406,14 @@ TEST_F(negative, trap_action_signals_the_number)
 	ASSERT_CHILD_OK(pid);
 }
 
-#if X86_BUILD == 64
+#if X86_BUILD == 64 || ARM64_BUILD == 64
+#ifdef ARM64_BUILD
+#define NR64_getpid	NRA64_getpid
+#define NR64_getppid	NRA64_getppid
+#define sys64		own_sys
+#endif
 /*
- * A long that is negative only in the upper half of rax is not a
+ * A long that is negative only in the upper half of rax (x8) is not a
  * negative number: the kernel runs (and filters see) the syscall of eax.
  * Under a mask that denies getppid, with the errno action, LONG_MIN |
  * getppid is getppid, denied with the exact errno, and 0xffffffff00000000
@@ -336,7 +463,7 @@ TEST(negative_long_is_its_low_32_bits)
 
 TEST(negative)
 {
-	SKIP(return, "the negative number tests know the x86 ABIs only");
+	SKIP(return, "the negative number tests know the ABIs of x86-64 and arm64 only");
 }
 
 #endif

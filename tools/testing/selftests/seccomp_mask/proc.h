@@ -142,6 +142,9 @@ static inline bool self_is_compat(void)
 {
 #if X86_BUILD == 32
 	return kernel_is_64bit();
+#elif ARM64_BUILD == 32
+	/* Only arm64 kernels have the mask mode: AArch32 is their compat ABI. */
+	return true;
 #else
 	return false;
 #endif
@@ -149,7 +152,7 @@ static inline bool self_is_compat(void)
 
 /*
  * The /proc/<pid>/status line of the mask of this program's ABI, or with
- * @other_abi of the other x86 ABI: Seccomp_mask for the kernel's native
+ * @other_abi of the other one: Seccomp_mask for the kernel's native
  * ABI, Seccomp_mask_compat for the compat one. (A macro: checkpatch takes
  * "static inline const" for a misplaced const.)
  */

@@ -7,7 +7,7 @@
 
 #include "common.h"
 
-#ifdef X86_BUILD
+#ifdef TWO_ABIS
 /* The Seccomp lines of a status buffer, from "Seccomp:" to the end. */
 static const char *seccomp_block(const char *buf)
 {
@@ -32,26 +32,53 @@ static void expect_block(struct __test_metadata *const _metadata,
  * The contract's example: 64-bit mask 0-3,15,39,60,231 (read, write,
  * open, close, rt_sigreturn, getpid, exit, exit_group) and ia32 mask
  * 1,3-4,252 (exit, read, write, exit_group), read by another task.
+ * arm64: AArch64 mask 56-57,63-64,93-94,139,172 (openat, close, read,
+ * write, exit, exit_group, rt_sigreturn, getpid) and AArch32 mask of 1040
+ * bits 1,3-4,248,1026,1029 (exit, read, write, exit_group, and the
+ * ARM-private cacheflush and set_tls, shown as their bits).
  */
+#ifdef X86_BUILD
+#define NATIVE_ARCH	ARCH_X86_64
+#define COMPAT_ARCH	ARCH_I386
+#define NATIVE_NBITS	512
+#define COMPAT_NBITS	256
+#define NATIVE_LIST	"0-3,15,39,60,231"
+#define COMPAT_LIST	"1,3-4,252"
+static const unsigned int native_nrs[] = { 0, 1, 2, 3, 15, 39, 60, 231 };
+static const unsigned int compat_nrs[] = { 1, 3, 4, 252 };
+#else
+#define NATIVE_ARCH	ARCH_AARCH64
+#define COMPAT_ARCH	ARCH_ARM
+#define NATIVE_NBITS	512
+#define COMPAT_NBITS	ARM_MAX_BITS
+#define NATIVE_LIST	"56-57,63-64,93-94,139,172"
+#define COMPAT_LIST	"1,3-4,248,1026,1029"
+static const unsigned int native_nrs[] = { 56, 57, 63, 64, 93, 94, 139, 172 };
+static const unsigned int compat_nrs[] = {
+	1, 3, 4, 248, ARM_PRIVATE_BIT(ARM_NR_cacheflush),
+	ARM_PRIVATE_BIT(ARM_NR_set_tls),
+};
+#endif
+
 TEST(status_shows_both_masks_to_another_task)
 {
-	static const unsigned int native_nrs[] = { 0, 1, 2, 3, 15, 39, 60, 231 };
-	static const unsigned int compat_nrs[] = { 1, 3, 4, 252 };
+	const __u32 arch[2] = { NATIVE_ARCH, COMPAT_ARCH };
 	struct mask native, compat;
+	const struct mask *m[2] = { &native, &compat };
 	char buf[8192];
 	struct handshake hs;
 	pid_t pid;
 
 	if (!require_mask_with_abi(_metadata, true))
 		return;
-	mask_only(&native, 512, native_nrs, ARRAY_SIZE(native_nrs));
-	mask_only(&compat, 256, compat_nrs, ARRAY_SIZE(compat_nrs));
+	mask_only(&native, NATIVE_NBITS, native_nrs, ARRAY_SIZE(native_nrs));
+	mask_only(&compat, COMPAT_NBITS, compat_nrs, ARRAY_SIZE(compat_nrs));
 	ASSERT_EQ(0, handshake_init(&hs));
 	pid = fork_child(_metadata);
 	if (pid == 0) {
 		handshake_child_begin(&hs);
 		CHILD_ASSERT(set_nnp() == 0);
-		CHILD_ASSERT(mask_seccomp_x86(&native, &compat) == 0);
+		CHILD_ASSERT(mask_seccomp(2, arch, m) == 0);
 		CHILD_ASSERT(handshake_child_ready(&hs));
 		_exit(0);
 	}
@@ -60,8 +87,8 @@ TEST(status_shows_both_masks_to_another_task)
 	expect_block(_metadata, buf,
 		     "Seccomp:\t3\n"
 		     "Seccomp_filters:\t0\n"
-		     "Seccomp_mask:\t0-3,15,39,60,231\n"
-		     "Seccomp_mask_compat:\t1,3-4,252\n"
+		     "Seccomp_mask:\t" NATIVE_LIST "\n"
+		     "Seccomp_mask_compat:\t" COMPAT_LIST "\n"
 		     "Seccomp_mask_action:\tkill_process\n");
 	handshake_release_child(&hs);
 	ASSERT_CHILD_OK(pid);
@@ -82,7 +109,7 @@ TEST(status_shows_own_mask_and_empty_other_mask_to_self)
 		char buf[8192], list[4096], want[8192];
 
 		mask_format(&m, list, sizeof(list));
-		if (X86_BUILD == 64)
+		if (!self_is_compat())
 			snprintf(want, sizeof(want),
 				 "Seccomp:\t3\nSeccomp_filters:\t0\nSeccomp_mask:\t%s\nSeccomp_mask_compat:\t\nSeccomp_mask_action:\tkill_process\n",
 				 list);

@@ -12,6 +12,7 @@
 
 #include "abi.h"
 #include "child.h"
+#include "helper.h"
 #include "install.h"
 
 /*
@@ -236,8 +237,9 @@ static inline bool require_ia32(struct __test_metadata *const _metadata)
 #endif
 
 /*
- * Does the kernel have the x86 ABI that is not this build's own, working?
- * False on other architectures.
+ * Does the kernel have the ABI that is not this build's own, working? On
+ * arm64: can this program execute the mask_helper of the other execution
+ * state (helper.h)? False on other architectures.
  */
 static inline bool other_abi_available(void)
 {
@@ -245,10 +247,25 @@ static inline bool other_abi_available(void)
 	return ia32_available();
 #elif X86_BUILD == 32
 	return kernel_is_64bit();
+#elif defined(ARM64_BUILD)
+	return arm64_other_state_available();
 #else
 	return false;
 #endif
 }
+
+/* Why other_abi_available() may be false, for a skip. */
+#if X86_BUILD == 64
+#define OTHER_ABI_WHY	"CONFIG_IA32_EMULATION not enabled: int $0x80 does not work"
+#elif X86_BUILD == 32
+#define OTHER_ABI_WHY	"a 32-bit kernel: no CONFIG_64BIT"
+#elif ARM64_BUILD == 64
+#define OTHER_ABI_WHY	"mask_helper_32 does not run: no CONFIG_COMPAT, no AArch32 at EL0, or not built"
+#elif ARM64_BUILD == 32
+#define OTHER_ABI_WHY	"mask_helper_64 does not run: not an arm64 kernel, or not built"
+#else
+#define OTHER_ABI_WHY	"one ABI only"
+#endif
 
 #ifndef SECCOMP_MASK_NO_HARNESS
 /*
@@ -263,22 +280,20 @@ static inline bool require_mask_with_abi(struct __test_metadata *const _metadata
 		return false;
 	if (other_abi && !other_abi_available())
 		SKIP_UNLESS_REQUIRED(return false,
-				     "the kernel has no second ABI (CONFIG_IA32_EMULATION)");
+				     "the kernel has no second ABI (%s)",
+				     OTHER_ABI_WHY);
 	return true;
 }
 #endif
 
-#if defined(X86_BUILD) && !defined(SECCOMP_MASK_NO_HARNESS)
+#if defined(TWO_ABIS) && !defined(SECCOMP_MASK_NO_HARNESS)
 /* False, with the test skipped (or failed: required), without that ABI. */
 static inline bool require_other_abi(struct __test_metadata *const _metadata)
 {
-	const char *why = X86_BUILD == 64 ?
-		"CONFIG_IA32_EMULATION not enabled: int $0x80 does not work" :
-		"a 32-bit kernel: no CONFIG_64BIT";
-
 	if (!other_abi_available())
 		SKIP_UNLESS_REQUIRED(return false,
-				     "the kernel has no second ABI (%s)", why);
+				     "the kernel has no second ABI (%s)",
+				     OTHER_ABI_WHY);
 	return true;
 }
 #endif

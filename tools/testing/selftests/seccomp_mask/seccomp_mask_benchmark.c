@@ -36,7 +36,9 @@
  *   -j FILE     write every raw measurement as JSON to FILE
  *
  * On x86 the program is built twice: the _64 binary measures the native
- * ABI, the _32 binary the compat (ia32) ABI of the same kernel.
+ * ABI, the _32 binary the compat (ia32) ABI of the same kernel; on arm64
+ * likewise, AArch64 and AArch32. Time is CLOCK_MONOTONIC on every
+ * architecture (no cycle counter).
  *
  * The groups added for version 2 of the contract:
  *   stack      a 1-syscall mask stacked on a cached filter and on a filter
@@ -105,15 +107,20 @@
 #elif defined(__aarch64__)
 #define SELF_ARCH	AUDIT_ARCH_AARCH64
 #define ABI_NAME	"aarch64"
+#elif defined(__arm__)
+/* An AArch32 program: the compat ABI of an arm64 kernel. */
+#define SELF_ARCH	AUDIT_ARCH_ARM
+#define ABI_NAME	"arm (AArch32 compat)"
 #else
 #error "add this architecture's AUDIT_ARCH"
 #endif
 
 /*
  * The "late" syscall: mseal(0, 0, 1), the last entry of both x86 tables
- * (462). It fails with -EINVAL on its first test (flags != 0), before
- * any lock or lookup, so it costs about what getpid costs, and it has no
- * effect whatever happens.
+ * (462), and of the AArch64 and AArch32 ones (462 as well). It fails with
+ * -EINVAL on its first test (flags != 0), before any lock or lookup, so
+ * it costs about what getpid costs, and it has no effect whatever
+ * happens.
  */
 #ifndef __NR_mseal
 #define __NR_mseal	462	/* unimplemented before 6.10 (the 6.1 series) */

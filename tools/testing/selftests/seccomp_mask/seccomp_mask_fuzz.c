@@ -8,9 +8,13 @@
  *	seccomp(SECCOMP_SET_MODE_MASK, flags, &set)
  * and of their neighbours (filter and strict mode, PR_GET_SECCOMP, bad
  * modes and operations, no_new_privs, dropping CAP_SYS_ADMIN), made from
- * both ABIs of a 64-bit kernel: the 64-bit build uses `syscall` and
+ * both ABIs of a 64-bit x86 kernel: the 64-bit build uses `syscall` and
  * `int $0x80`, the 32-bit build the vDSO, `int $0x80` and a far jump to
- * 64-bit code. Arguments are random and boundary values: nbits 0, 1, 7, 8,
+ * 64-bit code. On arm64 each build makes the calls of its own ABI (a
+ * task cannot make those of the other execution state) and installs the
+ * masks of both; AArch32 probes its private calls 0x0f0000 + k (bit
+ * 1024 + k) too, and nbits are checked against each ABI's largest (1040
+ * for AArch32). Arguments are random and boundary values: nbits 0, 1, 7, 8,
  * 1024, 1025, huge; NULL, unmapped, PROT_NONE, read-only, page-straddling
  * pointers and objects ending exactly at a page that is not readable;
  * random flags and reserved fields; duplicate and unknown arches; nr_masks
@@ -76,11 +80,11 @@
 #include "common.h"
 #include "options.h"
 
-#ifndef X86_BUILD
+#ifndef TWO_ABIS
 int main(void)
 {
 	ksft_print_header();
-	ksft_exit_skip("the fuzzer knows the x86 ABIs only\n");
+	ksft_exit_skip("the fuzzer knows the ABIs of x86-64 and arm64 only\n");
 }
 #else
 
@@ -95,10 +99,15 @@ int main(void)
 /* Below MAXB, and a number neither ABI implements. */
 #define NR_UNIMPL	1000
 
-/* Fill in unimpl_ret[]: this process has no mask. */
+/*
+ * Fill in unimpl_ret[]: this process has no mask. Without calls through
+ * the other ABI (arm64), only this one's.
+ */
 static void measure_unimplemented(void)
 {
 	for (int abi = 0; abi < nabis; abi++) {
+		if (!call_other && abi != NATIVE)
+			continue;
 		unimpl_ret[abi] = do_sys(abi, how_for(abi), NR_UNIMPL, 0, 0, 0, 0, 0);
 		if (unimpl_ret[abi] >= 0)
 			ksft_exit_fail_msg("%s nr %d is implemented\n", abi_name[abi], NR_UNIMPL);
@@ -188,6 +197,19 @@ int main(int argc, char **argv)
 		nabis = 1;
 		ksft_print_msg("no ia32 emulation: the 64-bit ABI only\n");
 	}
+#endif
+	call_other = have_ia32;
+#ifdef ARM64_BUILD
+	/* Masks of both ABIs, calls of this one only. */
+	call_other = false;
+#if ARM64_BUILD == 64
+	have_ia32 = other_abi_available();
+	if (!have_ia32) {
+		nabis = 1;
+		ksft_print_msg("no AArch32 (%s): the AArch64 ABI only\n",
+			       OTHER_ABI_WHY);
+	}
+#endif
 #endif
 	measure_unimplemented();
 	setrlimit(RLIMIT_CORE, &rl);	/* SIGSYS dumps core otherwise */

@@ -72,7 +72,7 @@
 #include "common.h"
 #include "options.h"
 
-#define MAXB		SECCOMP_MASK_MAX_BITS
+#define MAXB		SELF_MAX_BITS
 #define CACHE		"seccomp_allowlist"
 /* Masked processes alive at once at the peak. */
 #define HOLDERS		32

@@ -195,7 +195,7 @@ static bool priv_can_run(struct __test_metadata *const _metadata,
 		return false;
 	if (geteuid() != 0)
 		SKIP(return false, "needs CAP_SYS_ADMIN and setuid (run as root)");
-#ifdef X86_BUILD
+#ifdef TWO_ABIS
 	if (use_seccomp && !require_other_abi(_metadata))
 		return false;
 #endif
@@ -212,9 +212,9 @@ static void priv_masks_init(struct priv_masks *pm)
 {
 	mask_all(&pm->self_old, SECCOMP_MASK_MAX_BITS);
 	mask_all_but(&pm->self_new, __NR_getppid);
-	mask_all(&pm->other_old, SECCOMP_MASK_MAX_BITS);
-#ifdef X86_BUILD
-	mask_all_but(&pm->other_new, OTHER_NR_getppid);
+	mask_all(&pm->other_old, OTHER_MAX_BITS);
+#ifdef TWO_ABIS
+	mask_all_abi_but(&pm->other_new, OTHER_MAX_BITS, OTHER_NR_getppid);
 #else
 	mask_all(&pm->other_new, SECCOMP_MASK_MAX_BITS);
 #endif
@@ -239,7 +239,7 @@ static int priv_install(bool use_seccomp, const struct priv_masks *pm,
 {
 	const struct mask *self = tight ? &pm->self_new : &pm->self_old;
 
-#ifdef X86_BUILD
+#ifdef TWO_ABIS
 	if (use_seccomp)
 		return mask_seccomp_own_other(0, 0, 2, self, tight ?
 					      &pm->other_new : &pm->other_old);
@@ -257,7 +257,7 @@ static bool priv_shows(bool use_seccomp, const struct priv_masks *pm,
 	    !status_shows_mask(0, tight ? &pm->self_new : &pm->self_old) ||
 	    !status_shows_action(0, 0))
 		return false;
-#ifdef X86_BUILD
+#ifdef TWO_ABIS
 	if (use_seccomp) {
 		mask_format(tight ? &pm->other_new : &pm->other_old, want,
 			    sizeof(want));
@@ -342,6 +342,11 @@ TEST_F(tighten_privilege, without_nnp_or_cap_sys_admin_is_eacces)
 		if (variant->use_seccomp)
 			CHILD_ASSERT(abi_call(OTHER_ARCH, NR64_getppid,
 					      NR32_getppid, 0, 0, 0) == ppid);
+#elif defined(ARM64_BUILD)
+		/* In the other state's helper, whose parent is this child. */
+		if (variant->use_seccomp)
+			CHILD_ASSERT(other_probe(OTHER_NR_getppid, 0) ==
+				     getpid());
 #endif
 
 		/* The same tightening, with no_new_privs: it was valid. */
@@ -384,8 +389,8 @@ TEST_F(tighten_privilege, with_nnp_without_cap_sys_admin_works)
 		ASSERT_CHILD_DENIED(pid);
 }
 
-#ifdef X86_BUILD
-/* The masks of the two x86 ABIs are independent. */
+#ifdef TWO_ABIS
+/* The masks of the two ABIs are independent. */
 static void expect_status(struct __test_metadata *const _metadata,
 			  pid_t pid, const char *key, const struct mask *m)
 {
@@ -420,7 +425,7 @@ static struct mask self_old, self_new;
 
 /*
  * A child, in a handshake (@hs) with the parent, that installs self_old
- * and @other, the masks of both x86 ABIs, through seccomp(2): the pid in
+ * and @other, the masks of both ABIs, through seccomp(2): the pid in
  * the parent, 0 in the child, -1 when the test is skipped (no mask mode,
  * or no second ABI).
  */

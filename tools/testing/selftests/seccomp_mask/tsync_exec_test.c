@@ -90,6 +90,20 @@ struct round_shared {
 
 static struct round_shared *sh;
 
+/*
+ * State @k's mask: every number of this ABI but the @k from PROBE_FIRST
+ * on, up to its largest nbits (SELF_MAX_BITS: an AArch32 image's start-up
+ * calls set_tls, bit 1029).
+ */
+static void state_mask(struct mask *m, int k)
+{
+	int i;
+
+	mask_all(m, SELF_MAX_BITS);
+	for (i = 0; i < k; i++)
+		mask_clear(m, PROBE_FIRST + i);
+}
+
 static __u32 state_action(int k)
 {
 	return SECCOMP_RET_ERRNO | (STATE_ERRNO + k);
@@ -153,7 +167,7 @@ static void image_check(struct image_report *rep)
 	}
 	k = e - STATE_ERRNO;
 	rep->state = k;
-	mask_all_but_n(&m, PROBE_FIRST, k);
+	state_mask(&m, k);
 	mask_format(&m, want, sizeof(want));
 	if (!image_line(buf, "Seccomp", "3", rep) ||
 	    !image_line(buf, "Seccomp_filters", "0", rep) ||
@@ -206,7 +220,7 @@ static void *tsyncer(void *arg)
 	long ret;
 	int k;
 
-	mask_all_but_n(&m, PROBE_FIRST, 0);
+	state_mask(&m, 0);
 	for (k = 1; k <= MAX_STATE; k++) {
 		mask_clear(&m, PROBE_FIRST + k - 1);
 		__atomic_store_n(&sh->attempt, k, __ATOMIC_SEQ_CST);
@@ -265,7 +279,7 @@ static void __noreturn round_child(bool leader_execs)
 	int i;
 
 	CHILD_ASSERT(set_nnp() == 0);
-	mask_all_but_n(&m, PROBE_FIRST, 0);
+	state_mask(&m, 0);
 	CHILD_ASSERT(install_state(0, &m, 0) == 0);
 	for (i = 0; i < NR_IDLE; i++)
 		CHILD_ASSERT(pthread_create(&t, NULL, idle, NULL) == 0);

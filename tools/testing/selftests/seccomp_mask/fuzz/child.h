@@ -37,7 +37,7 @@ static void checkpoint(void)
 {
 	shm_set(&shm->at_checkpoint, 1);
 	while (!shm_get(&shm->go))
-		__builtin_ia32_pause();
+		cpu_relax();
 }
 
 /* The child reads its own /proc/self/status, with native syscalls only. */
@@ -74,7 +74,7 @@ static void probe_here(const struct probe *p, int i)
 /* Probe @i in a grandchild, when the masks allow fork and wait4. */
 static void probe_forked(const struct probe *p, int i)
 {
-	long pid = do_sys(NATIVE, how_for(NATIVE), NR[NATIVE].fork, 0, 0, 0, 0, 0);
+	long pid = do_sys(NATIVE, how_for(NATIVE), NR[NATIVE].fork, FORK_ARG0, 0, 0, 0, 0);
 	int st = 0;
 
 	if (pid == 0) {

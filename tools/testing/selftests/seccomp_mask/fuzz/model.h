@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * seccomp_mask_fuzz: the ABIs of an x86-64 kernel and their syscall numbers, raw syscalls
- * through a chosen ABI and entry, the random numbers, and the reference
- * model of one task: which syscalls its masks allow.
+ * seccomp_mask_fuzz: the ABIs of an x86-64 or arm64 kernel and their syscall numbers, raw
+ * syscalls through a chosen ABI and entry, the random numbers, and the
+ * reference model of one task: which syscalls its masks allow.
  *
  * Part of seccomp_mask_fuzz.c, which includes the parts in this order:
  * model.h, arena.h, ops.h, probes.h, child.h, runner.h, threads.h.
@@ -10,12 +10,28 @@
 #ifndef _SECCOMP_MASK_FUZZ_MODEL_H
 #define _SECCOMP_MASK_FUZZ_MODEL_H
 
+/*
+ * MAXB: the bits of a table's numbers, SECCOMP_MASK_MAX_BITS. MAXB_ALL:
+ * those of the largest mask of any ABI, the room of the model's masks:
+ * on arm64 the AArch32 mask has 16 more, those of the ARM-private calls
+ * 0x0f0000 + k (bit 1024 + k). abi_maxb[]: each ABI's largest nbits.
+ */
 #define MAXB		SECCOMP_MASK_MAX_BITS
-#define MASK_BYTES	(MAXB / 8)
+#ifdef ARM64_BUILD
+#define MAXB_ALL	ARM_MAX_BITS
+#else
+#define MAXB_ALL	MAXB
+#endif
+#define MASK_BYTES	(MAXB_ALL / 8)
 #define PG		4096UL
 
-/* The two ABIs of an x86-64 kernel, indexed like the kernel does. */
+/*
+ * The two ABIs of an x86-64 (arm64) kernel, indexed like the kernel does:
+ * ABI64 the native one (x86_64, AArch64), ABI32 the compat one (i386,
+ * AArch32).
+ */
 enum { ABI64, ABI32, NABI };
+#ifdef X86_BUILD
 #if X86_BUILD == 64
 #define NATIVE		ABI64
 #define BUILD		"64"
@@ -25,6 +41,7 @@ enum { ABI64, ABI32, NABI };
 #endif
 static const uint32_t abi_arch[NABI] = { AUDIT_ARCH_X86_64, AUDIT_ARCH_I386 };
 static const char *const abi_name[NABI] = { "x86_64", "i386" };
+static const unsigned int abi_maxb[NABI] = { MAXB, MAXB };
 
 struct abi_nrs {
 	int prctl, seccomp, capset, openat, read, close, fork, wait4,
@@ -79,6 +96,97 @@ static int how_for(int abi)
 #endif
 }
 
+/* The first argument of fork (the 64-bit one has no flags). */
+#define FORK_ARG0	0
+
+/* The highest harness syscall number (i386 seccomp) + 1. */
+#define SAFE_NBITS	355
+
+static inline void cpu_relax(void)
+{
+	__builtin_ia32_pause();
+}
+
+#else /* ARM64_BUILD */
+
+#if ARM64_BUILD == 64
+#define NATIVE		ABI64
+#define BUILD		"64"
+#else
+#define NATIVE		ABI32
+#define BUILD		"32"
+#endif
+static const uint32_t abi_arch[NABI] = { AUDIT_ARCH_AARCH64, AUDIT_ARCH_ARM };
+static const char *const abi_name[NABI] = { "aarch64", "arm" };
+static const unsigned int abi_maxb[NABI] = { MAXB, ARM_MAX_BITS };
+
+struct abi_nrs {
+	int prctl, seccomp, capset, openat, read, close, fork, wait4,
+	    exit_group, execve, getpid, futex, sched_yield;
+};
+
+/* AArch64 has no fork: clone (220) with SIGCHLD (FORK_ARG0) is one. */
+static const struct abi_nrs NR[NABI] = {
+	[ABI64] = { 167, 277, 91, 56, 63, 57, 220, 260, 94, 221, 172, 98, 124 },
+	[ABI32] = { 172, 383, 185, 322, 3, 6, 2, 114, 248, 11, 20, 240, 158 },
+};
+
+/* Syscalls that are harmless with the arguments the probes give them. */
+static const int harmless[NABI][12] = {
+	/* getpid getppid getuid gettid sched_yield getpgid(0) close dup read write times getsid */
+	[ABI64] = { 172, 173, 174, 178, 124, 155, 57, 23, 63, 64, 153, 156 },
+	/* getpid getppid getuid32 gettid sched_yield getpgrp close dup read write times getsid */
+	[ABI32] = { 20, 64, 199, 224, 158, 65, 6, 41, 3, 4, 43, 147 },
+};
+
+/*
+ * Unimplemented below 463 (above, everything up to 1023 is): AArch64 244
+ * to 259 (the unused architecture range) and 295 to 401; AArch32 the
+ * holes of its table (6.12) and its sys_ni_syscall entries.
+ */
+static const int unimpl32[] = { 7, 13, 17, 18, 22, 25, 27, 28, 30, 31, 32, 35, 44, 48,
+				53, 56, 58, 59, 68, 69, 76, 82, 84, 89, 90, 98, 101, 102,
+				109, 110, 112, 113, 117, 123, 127, 130, 134, 137, 149,
+				166, 167, 169, 188, 189, 222, 223, 249, 254, 255, 313 };
+#define X32_BIT		0x40000000
+
+/*
+ * Raw syscalls through this program's own ABI only: an arm64 task cannot
+ * make those of the other execution state (probes and operations never
+ * pick it: call_other is false).
+ */
+enum how { H_SVC };
+static const char *const how_name[] = { "svc #0" };
+
+static long do_sys(int abi, int how, long nr, long a, long b, long c, long d, long e)
+{
+	(void)abi;
+	(void)how;
+	return own_sys(nr, a, b, c, d, e);
+}
+
+static int how_for(int abi)
+{
+	(void)abi;
+	return H_SVC;
+}
+
+#if ARM64_BUILD == 64
+#define FORK_ARG0	SIGCHLD
+#else
+#define FORK_ARG0	0
+#endif
+
+/* The highest harness syscall number (AArch32 seccomp) + 1. */
+#define SAFE_NBITS	384
+
+static inline void cpu_relax(void)
+{
+	asm volatile ("yield" ::: "memory");
+}
+
+#endif /* ARM64_BUILD */
+
 /* Random numbers: xorshift64*, one stream per attempt. */
 
 static uint64_t rs;
@@ -113,7 +221,14 @@ struct model {
 	uint8_t mask[NABI][MASK_BYTES];
 };
 
-static bool have_ia32 = true;	/* the 32-bit build needs it anyway */
+/*
+ * have_ia32: the kernel has the compat ABI (ia32, AArch32), whose masks
+ * are installed and shown; the 32-bit builds need it anyway. call_other:
+ * this program can make calls through the other ABI (x86: int $0x80, a
+ * far jump; never on arm64).
+ */
+static bool have_ia32 = true;
+static bool call_other = true;
 static int nabis = NABI;
 
 /*
@@ -124,7 +239,31 @@ static long unimpl_ret[NABI];
 
 static bool bit(const uint8_t *m, unsigned long n)
 {
-	return n < MAXB && (m[n / 8] >> (n % 8)) & 1;
+	return n < MAXB_ALL && (m[n / 8] >> (n % 8)) & 1;
+}
+
+/*
+ * The bit of syscall @nr in the mask of @abi, or -1 for a number outside
+ * every mask: the numbers of the table below MAXB, and on arm64 the
+ * ARM-private calls of AArch32 (0x0f0000 + k: bit 1024 + k).
+ */
+static long mask_bit(int abi, long nr)
+{
+	if (nr >= 0 && nr < MAXB)
+		return nr;
+#ifdef ARM64_BUILD
+	if (abi == ABI32 && nr >= ARM_PRIVATE_BASE &&
+	    nr < ARM_PRIVATE_BASE + ARM_PRIVATE_NR)
+		return MAXB + nr - ARM_PRIVATE_BASE;
+#endif
+	return -1;
+}
+
+/* Clear the bits of @m past the largest nbits of @abi. */
+static void clamp_mask(uint8_t *m, int abi)
+{
+	for (unsigned int i = abi_maxb[abi]; i < MAXB_ALL; i++)
+		m[i / 8] &= ~(1 << (i % 8));
 }
 
 static void setbit(uint8_t *m, unsigned int n)
@@ -143,7 +282,7 @@ static bool allowed(const struct model *m, int abi, long nr)
 	if (abi == ABI64 && nr == NR64_URETPROBE)
 		return true;
 #endif
-	return nr >= 0 && bit(m->mask[abi], nr);
+	return mask_bit(abi, nr) >= 0 && bit(m->mask[abi], mask_bit(abi, nr));
 }
 
 static bool subset(const uint8_t *a, const uint8_t *b)
@@ -154,20 +293,20 @@ static bool subset(const uint8_t *a, const uint8_t *b)
 	return true;
 }
 
-/* The kernel's %*pbl format of a 1024-bit mask. */
+/* The kernel's %*pbl format of a mask (its bits past an ABI's nbits clear). */
 static void fmt_mask(const uint8_t *m, char *buf, size_t len)
 {
 	size_t pos = 0;
 	unsigned int i = 0, s;
 
 	buf[0] = '\0';
-	while (i < MAXB) {
+	while (i < MAXB_ALL) {
 		if (!bit(m, i)) {
 			i++;
 			continue;
 		}
 		s = i;
-		while (i + 1 < MAXB && bit(m, i + 1))
+		while (i + 1 < MAXB_ALL && bit(m, i + 1))
 			i++;
 		if (pos < len)
 			pos += snprintf(buf + pos, len - pos, s == i ? "%s%u" : "%s%u-%u",

@@ -105,14 +105,20 @@ static void add_harness(uint8_t *m, int abi)
 		setbit(m, list[i]);
 }
 
-/* The highest harness syscall number (i386 seccomp) + 1. */
-#define SAFE_NBITS	355
-
+/*
+ * nbits: mostly MAXB, else one of the edges (on arm64 those of the
+ * AArch32 mask's 1040 bits too), else any. The model takes each ABI's
+ * largest nbits (abi_maxb[]).
+ */
 static unsigned int pick_nbits(bool safe)
 {
 	static const unsigned int b[] = { 0, 1, 7, 8, 9, 63, 64, 65, 127, 128, 129, 255,
 		256, 463, 512, 1000, 1023, 1024, 1025, 2048, 65536, 0x7fffffff,
-		0x80000000, 0xffffffff };
+		0x80000000, 0xffffffff,
+#ifdef ARM64_BUILD
+		1032, 1039, 1040, 1041, 1048,
+#endif
+	};
 	unsigned int n;
 
 	if (safe) {
@@ -138,14 +144,14 @@ static void gen_bits(uint8_t *out, const struct model *m, int abi, bool safe)
 		/* a subset: keep each set bit with high probability */
 		unsigned int keep = chance(30) ? 100 : 90 + rn(10);
 
-		for (unsigned int i = 0; i < MAXB; i++)
+		for (unsigned int i = 0; i < abi_maxb[abi]; i++)
 			if (bit(m->mask[abi], i) && rn(100) < keep)
 				setbit(out, i);
 	} else {
 		static const unsigned int dens[] = { 0, 2, 50, 98, 100 };
 		unsigned int d = dens[rn(5)];
 
-		for (unsigned int i = 0; i < MAXB; i++)
+		for (unsigned int i = 0; i < abi_maxb[abi]; i++)
 			if (rn(100) < d)
 				setbit(out, i);
 		if (chance(70)) {
@@ -164,7 +170,7 @@ static void gen_bits(uint8_t *out, const struct model *m, int abi, bool safe)
 		out[i] = rnd();
 }
 
-/* The mask the kernel must take from @bytes and @nbits (<= MAXB). */
+/* The mask the kernel must take from @bytes and @nbits (<= the ABI's). */
 static void take_mask(uint8_t *dst, const uint8_t *bytes, unsigned int nbits)
 {
 	memset(dst, 0, MASK_BYTES);
@@ -174,10 +180,17 @@ static void take_mask(uint8_t *dst, const uint8_t *bytes, unsigned int nbits)
 }
 
 /* Arches the mask mode must refuse. */
+#ifdef X86_BUILD
 static const uint32_t bad_arches[] = {
 	0, AUDIT_ARCH_AARCH64, AUDIT_ARCH_X86_64 ^ 1, AUDIT_ARCH_I386 | 0x80000000u,
 	0xffffffffu, 0x3e,
 };
+#else
+static const uint32_t bad_arches[] = {
+	0, AUDIT_ARCH_X86_64, AUDIT_ARCH_AARCH64 ^ 1, AUDIT_ARCH_ARMEB,
+	0xffffffffu, 0xb7,
+};
+#endif
 
 static void add_err(struct op *o, int e)
 {
@@ -325,7 +338,7 @@ static void gen_op(struct attempt *at, int i, struct model *m, const struct fixe
 
 	/* The ABI the call goes through. */
 	o->abi = NATIVE;
-	if (have_ia32 && chance(30))
+	if (call_other && chance(30))
 		o->abi = !NATIVE;
 	if (t == OP_FILTER || t == OP_DROPCAP)
 		o->abi = NATIVE;	/* struct layouts of the native ABI */
@@ -372,10 +385,10 @@ static void gen_op(struct attempt *at, int i, struct model *m, const struct fixe
 		unsigned long nbits = pick_nbits(safe);
 		unsigned long arg5 = gen_action();
 		int pos = pick_pos(true);
-		uint64_t blen = nbits <= MAXB ? (nbits + 7) / 8 : 64;
+		uint64_t blen = nbits <= abi_maxb[o->abi] ? (nbits + 7) / 8 : 64;
 		uint64_t bits;
 
-#if X86_BUILD == 64
+#if X86_BUILD == 64 || ARM64_BUILD == 64
 		if (o->abi == ABI64 && chance(5))
 			nbits |= 1UL << (32 + rn(31));
 #endif
@@ -393,13 +406,13 @@ static void gen_op(struct attempt *at, int i, struct model *m, const struct fixe
 		  where(bits, blen, wb, sizeof(wb)), nbits, arg5);
 		if (!action_valid(arg5))
 			add_err(o, EINVAL);
-		if (nbits > MAXB)
+		if (nbits > abi_maxb[o->abi])
 			add_err(o, EINVAL);
 		else if (nbits && !readable(bits, blen))
 			add_err(o, EFAULT);
 		if (!m->nnp && !m->cap)
 			add_err(o, EACCES);
-		if (nbits <= MAXB && readable(bits, blen)) {
+		if (nbits <= abi_maxb[o->abi] && readable(bits, blen)) {
 			take_mask(newm, bytes, nbits);
 			if (m->masked && !subset(newm, m->mask[o->abi]))
 				add_err(o, EPERM);
@@ -459,10 +472,10 @@ static void gen_op(struct attempt *at, int i, struct model *m, const struct fixe
 			if (chance(7) && !(safe && e == 0))
 				ent[e].arch = bad_arches[rn(ARRAY_SIZE(bad_arches))];
 			ent[e].nbits = nb;
-			blen[e] = nb <= MAXB ? (nb + 7) / 8 : 64;
 			{
 				int eabi = ent[e].arch == abi_arch[ABI32] ? ABI32 : ABI64;
 
+				blen[e] = nb <= abi_maxb[eabi] ? (nb + 7) / 8 : 64;
 				gen_bits(bytes[e], m, eabi, safe);
 			}
 			bpos[e] = pick_pos(true);
@@ -575,7 +588,8 @@ static void gen_op(struct attempt *at, int i, struct model *m, const struct fixe
 				abi = ABI64;
 			else if (ent[e].arch == abi_arch[ABI32] && have_ia32)
 				abi = ABI32;
-			if (abi < 0 || (listed & (1u << abi)) || ent[e].nbits > MAXB) {
+			if (abi < 0 || (listed & (1u << abi)) ||
+			    ent[e].nbits > abi_maxb[abi]) {
 				bad_ent = true;
 				if (abi >= 0)
 					listed |= 1u << abi;

@@ -204,7 +204,7 @@ static void gen_attempt(struct attempt *at, int idx)
 	at->nprobes = at->use_fork ? 1 + rn(MAXPROBES) : 1;
 	for (int i = 0; i < at->nprobes; i++)
 		gen_probe(&at->probes[i], &m);
-	at->exit_abi = have_ia32 && chance(25) ? !NATIVE : NATIVE;
+	at->exit_abi = call_other && chance(25) ? !NATIVE : NATIVE;
 	exitable = allowed(&m, at->exit_abi, NR[at->exit_abi].exit_group);
 	(void)exitable;
 }
@@ -489,7 +489,7 @@ static int exec_check(int argc, char **argv)
 				return 7;
 			if (*e == '-')
 				b = strtol(e + 1, &e, 10);
-			for (; a <= b && a < MAXB; a++)
+			for (; a <= b && a < MAXB_ALL; a++)
 				setbit(m.mask[abi], a);
 			s = *e == ',' ? e + 1 : e;
 		}

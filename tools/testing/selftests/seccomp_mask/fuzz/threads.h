@@ -41,7 +41,7 @@ static void *worker(void *arg)
 	shm_set(&shm->t_tid[w], syscall(__NR_gettid));
 	shm_inc(&shm->t_ready);
 	while (!shm_get(&shm->t_release))
-		__builtin_ia32_pause();
+		cpu_relax();
 	for (int i = 0; i < at->nops; i++) {
 		shm_set(&shm->t_started[w], i + 1);
 		shm_set(&shm->t_ret[w][i], run_op(&at->ops[i]));
@@ -72,7 +72,8 @@ static void *forker(void *arg)
 	snprintf(a_nr, sizeof(a_nr), "%ld", tp.exec_probe_nr);
 	for (int abi = 0; abi < nabis; abi++) {
 		ent[abi].arch = abi_arch[abi];
-		ent[abi].nbits = MAXB;
+		/* all of an ABI's bits: an AArch32 image's start-up calls set_tls */
+		ent[abi].nbits = abi_maxb[abi];
 		ent[abi].bits = (uintptr_t)tp.exec_mask[abi];
 	}
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
@@ -208,13 +209,16 @@ static void gen_threads(int idx)
 	}
 	/* the exec'd children: all allowed but one probe (not -1: never denied) */
 	memset(tp.exec_mask, 0xff, sizeof(tp.exec_mask));
+	for (int abi = 0; abi < NABI; abi++)
+		clamp_mask(tp.exec_mask[abi], abi);
 	do
 		gen_probe(&p, &any);
 	while (p.kind == 3 || (p.kind == 0 && p.abi == NATIVE) || p.nr == -1);
 	tp.exec_probe_abi = p.abi;
 	tp.exec_probe_nr = p.nr;
-	if (p.nr >= 0 && p.nr < MAXB)
-		tp.exec_mask[p.abi][p.nr / 8] &= ~(1 << (p.nr % 8));
+	if (mask_bit(p.abi, p.nr) >= 0)
+		tp.exec_mask[p.abi][mask_bit(p.abi, p.nr) / 8] &=
+			~(1 << (mask_bit(p.abi, p.nr) % 8));
 	for (int abi = 0; abi < NABI; abi++)
 		fmt_mask(tp.exec_mask[abi], exec_arg_masks[abi], sizeof(exec_arg_masks[abi]));
 	if (!have_ia32)
