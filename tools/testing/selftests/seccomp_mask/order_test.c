@@ -28,7 +28,7 @@
 enum fault {
 	F_NONE,
 	F_FLAGS,		/* an unknown seccomp(2) flag */
-	F_NBITS,		/* nbits SECCOMP_MASK_MAX_BITS + 1 */
+	F_NBITS,		/* nbits one above the ABI's maximum */
 	F_ACTION,		/* SECCOMP_RET_ERRNO | 0 */
 	F_ARCH,			/* an arch the kernel does not have */
 	F_SET,			/* the set is not readable */
@@ -246,7 +246,7 @@ static long faulty_call(const struct order_case *v, unsigned char *page,
 	if (!has(v, F_WIDER))
 		mask_clear(&m, __NR_getppid);
 	if (has(v, F_NBITS))
-		m.nbits = SECCOMP_MASK_MAX_BITS + 1;
+		m.nbits = SELF_MAX_BITS + 1;
 	if (has(v, F_ACTION))
 		set.action = SECCOMP_RET_ERRNO;
 	mask_entry(&e, has(v, F_ARCH) ? 0x12345678 : SELF_ARCH, &m);

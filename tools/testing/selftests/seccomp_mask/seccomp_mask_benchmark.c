@@ -797,6 +797,9 @@ static void measure_tsync(const void *a)
 		.action = sb->action,
 		.masks = (uintptr_t)&m,
 	};
+	/* Small stacks, but never below the libc's minimum (128 KiB on arm64). */
+	long stack = sysconf(_SC_THREAD_STACK_MIN) > 65536 ?
+		     sysconf(_SC_THREAD_STACK_MIN) : 65536;
 	struct sock_fprog fprog;
 	unsigned long long t0, t1;
 	pthread_attr_t attr;
@@ -806,7 +809,7 @@ static void measure_tsync(const void *a)
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		child_die(errno, "no_new_privs");
-	if (pthread_attr_init(&attr) || pthread_attr_setstacksize(&attr, 65536))
+	if (pthread_attr_init(&attr) || pthread_attr_setstacksize(&attr, stack))
 		child_die(0, "pthread_attr");
 	for (i = 1; i < arg->threads; i++)
 		if (pthread_create(&t, &attr, tsync_thread, NULL))

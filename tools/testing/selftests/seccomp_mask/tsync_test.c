@@ -34,6 +34,14 @@
  * own parent is what the call means here (a -errno, or a helper that did
  * not run, is returned as it is).
  */
+#ifndef X86_BUILD
+/*
+ * This process's pid and parent, noted by worker_start() before the
+ * workers run: a worker whose own mask denies getpid() cannot ask.
+ */
+static pid_t worker_pid, worker_ppid;
+#endif
+
 static long other_getppid(void)
 {
 #ifdef X86_BUILD
@@ -41,6 +49,8 @@ static long other_getppid(void)
 #else
 	long ret = other_probe(OTHER_NR_getppid, OWN_CALL_ARG0);
 
+	if (worker_pid > 0)
+		return ret == worker_pid ? worker_ppid : ret;
 	return ret == getpid() ? getppid() : ret;
 #endif
 }
@@ -92,6 +102,13 @@ static bool worker_run(struct cmd_thread *w, char cmd)
 /* In a child: start @w, which runs @setup; it must return 0. */
 static void worker_start(struct cmd_thread *w, int (*setup)(void))
 {
+#ifndef X86_BUILD
+	/* 0 if this thread may not ask: other_getppid() then asks itself. */
+	worker_pid = getpid();
+	worker_ppid = getppid();
+	if (worker_pid <= 0 || worker_ppid <= 0)
+		worker_pid = 0;
+#endif
 	cmd_thread_start(w, setup, worker_run, 0);
 }
 
