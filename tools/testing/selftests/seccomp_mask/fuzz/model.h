@@ -31,22 +31,27 @@
  * AArch32).
  */
 enum { ABI64, ABI32, NABI };
-#ifdef X86_BUILD
-#if X86_BUILD == 64
+
+/* This program's ABI: X86_BUILD or ARM64_BUILD is its word size. */
+#if (defined(X86_BUILD) && X86_BUILD == 64) || \
+    (defined(ARM64_BUILD) && ARM64_BUILD == 64)
 #define NATIVE		ABI64
 #define BUILD		"64"
 #else
 #define NATIVE		ABI32
 #define BUILD		"32"
 #endif
-static const uint32_t abi_arch[NABI] = { AUDIT_ARCH_X86_64, AUDIT_ARCH_I386 };
-static const char *const abi_name[NABI] = { "x86_64", "i386" };
-static const unsigned int abi_maxb[NABI] = { MAXB, MAXB };
 
+/* The numbers the model makes each ABI's calls by. */
 struct abi_nrs {
 	int prctl, seccomp, capset, openat, read, close, fork, wait4,
 	    exit_group, execve, getpid, futex, sched_yield;
 };
+
+#ifdef X86_BUILD
+static const uint32_t abi_arch[NABI] = { AUDIT_ARCH_X86_64, AUDIT_ARCH_I386 };
+static const char *const abi_name[NABI] = { "x86_64", "i386" };
+static const unsigned int abi_maxb[NABI] = { MAXB, MAXB };
 
 static const struct abi_nrs NR[NABI] = {
 	[ABI64] = { 157, 317, 126, 257, 0, 3, 57, 61, 231, 59, 39, 202, 24 },
@@ -109,21 +114,9 @@ static inline void cpu_relax(void)
 
 #else /* ARM64_BUILD */
 
-#if ARM64_BUILD == 64
-#define NATIVE		ABI64
-#define BUILD		"64"
-#else
-#define NATIVE		ABI32
-#define BUILD		"32"
-#endif
 static const uint32_t abi_arch[NABI] = { AUDIT_ARCH_AARCH64, AUDIT_ARCH_ARM };
 static const char *const abi_name[NABI] = { "aarch64", "arm" };
 static const unsigned int abi_maxb[NABI] = { MAXB, ARM_MAX_BITS };
-
-struct abi_nrs {
-	int prctl, seccomp, capset, openat, read, close, fork, wait4,
-	    exit_group, execve, getpid, futex, sched_yield;
-};
 
 /* AArch64 has no fork: clone (220) with SIGCHLD (FORK_ARG0) is one. */
 static const struct abi_nrs NR[NABI] = {
