@@ -140,6 +140,16 @@ static pid_t fork_private(struct __test_metadata *const _metadata,
 	return pid;
 }
 
+/* fork_private() of a mask of the 16 private bits @bits only. */
+static pid_t fork_private_bits(struct __test_metadata *const _metadata,
+			       unsigned int bits, __u32 action)
+{
+	struct mask m;
+
+	mask_private(&m, bits);
+	return fork_private(_metadata, &m, action);
+}
+
 /* Wait for @pid, which must exit 0; else say which private bit @k it was. */
 static void assert_bit_child_ok(struct __test_metadata *const _metadata,
 				pid_t pid, int k, const char *how)
@@ -222,11 +232,8 @@ static void child_private_runs(long nr)
 TEST_F(private, allowed_by_its_bit_alone)
 {
 	int k = variant->nr - ARM_PRIVATE_BASE;
-	struct mask m;
-	pid_t pid;
+	pid_t pid = fork_private_bits(_metadata, 1U << k, DENY);
 
-	mask_private(&m, 1U << k);
-	pid = fork_private(_metadata, &m, DENY);
 	if (pid == 0) {
 		child_private_runs(variant->nr);
 		/* The other one of the two is denied: its bit is clear. */
@@ -239,12 +246,9 @@ TEST_F(private, allowed_by_its_bit_alone)
 TEST_F(private, denied_without_its_bit_with_the_errno)
 {
 	int k = variant->nr - ARM_PRIVATE_BASE;
-	struct mask m;
-	pid_t pid;
-
 	/* Every other private bit set. */
-	mask_private(&m, 0xffff & ~(1U << k));
-	pid = fork_private(_metadata, &m, DENY);
+	pid_t pid = fork_private_bits(_metadata, 0xffff & ~(1U << k), DENY);
+
 	if (pid == 0) {
 		unsigned long tls = read_tls(), seen = tls;
 		unsigned long buf = (unsigned long)flush_buf;
@@ -267,11 +271,9 @@ TEST_F(private, denied_without_its_bit_with_the_errno)
 TEST_F(private, killed_without_its_bit)
 {
 	int k = variant->nr - ARM_PRIVATE_BASE;
-	struct mask m;
-	pid_t pid;
+	pid_t pid = fork_private_bits(_metadata, 0xffff & ~(1U << k),
+				      SECCOMP_RET_KILL_PROCESS);
 
-	mask_private(&m, 0xffff & ~(1U << k));
-	pid = fork_private(_metadata, &m, SECCOMP_RET_KILL_PROCESS);
 	if (pid == 0) {
 		CHILD_DENIED(private_call(k));
 		_exit(0);
