@@ -37,15 +37,20 @@
 #define ARM_PTRACE_SET_SYSCALL	23
 #endif
 
+#ifdef X86_BUILD
+/* Write @val to the saved register @reg of @pid: 0 or -1. */
+#define TRACER_POKE_REG(pid, reg, val)				\
+	ptrace(PTRACE_POKEUSER, (pid),				\
+	       offsetof(struct user_regs_struct, reg), (val))
+#endif
+
 /* Make the syscall of @pid, stopped at its entry, number @nr: 0 or -1. */
 static inline int tracer_set_nr(pid_t pid, long nr)
 {
 #if X86_BUILD == 64
-	return ptrace(PTRACE_POKEUSER, pid,
-		      offsetof(struct user_regs_struct, orig_rax), nr);
+	return TRACER_POKE_REG(pid, orig_rax, nr);
 #elif X86_BUILD == 32
-	return ptrace(PTRACE_POKEUSER, pid,
-		      offsetof(struct user_regs_struct, orig_eax), nr);
+	return TRACER_POKE_REG(pid, orig_eax, nr);
 #elif ARM64_BUILD == 64
 	int n = nr;
 	struct iovec iov = { .iov_base = &n, .iov_len = sizeof(n) };
@@ -63,11 +68,9 @@ static inline int tracer_set_nr(pid_t pid, long nr)
 static inline int tracer_set_ret(pid_t pid, long val)
 {
 #if X86_BUILD == 64
-	return ptrace(PTRACE_POKEUSER, pid,
-		      offsetof(struct user_regs_struct, rax), val);
+	return TRACER_POKE_REG(pid, rax, val);
 #elif X86_BUILD == 32
-	return ptrace(PTRACE_POKEUSER, pid,
-		      offsetof(struct user_regs_struct, eax), val);
+	return TRACER_POKE_REG(pid, eax, val);
 #elif ARM64_BUILD == 64
 	struct user_regs_struct regs;
 	struct iovec iov = { .iov_base = &regs, .iov_len = sizeof(regs) };
