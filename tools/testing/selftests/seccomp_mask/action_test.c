@@ -327,27 +327,7 @@ static void check_action_exec(struct __test_metadata *const _metadata,
 		helper_cmd_add(&cmd, "Seccomp_mask_action=%s", act);
 		helper_cmd_add(&cmd, "-c");
 		helper_cmd_add(&cmd, "%d=%d", OTHER_NR_getpid, getpid());
-		switch (action & SECCOMP_RET_ACTION_FULL) {
-		case SECCOMP_RET_TRAP:
-			helper_cmd_add(&cmd, "-t");
-			helper_cmd_add(&cmd, "%ld,%ld=%ld", nr, a0,
-				       trap_return(nr, a0));
-			break;
-		case SECCOMP_RET_ERRNO:
-			helper_cmd_add(&cmd, "-c");
-			helper_cmd_add(&cmd, "%ld,%ld=-%u", nr, a0,
-				       action & SECCOMP_RET_DATA);
-			break;
-		case SECCOMP_RET_LOG:
-			helper_cmd_add(&cmd, "-c");
-			helper_cmd_add(&cmd, "%ld,%ld=%d", nr, a0, getppid());
-			break;
-		default:
-			helper_cmd_add(&cmd, "-f");
-			helper_cmd_add(&cmd, "%d", mk.fd[1]);
-			helper_cmd_add(&cmd, "-k");
-			helper_cmd_add(&cmd, "%ld,%ld", nr, a0);
-		}
+		helper_cmd_getppid_takes(&cmd, nr, a0, action, mk.fd[1]);
 		CHILD_ASSERT(set_nnp() == 0);
 		if (via_seccomp) {
 			mask_all_but(&own, write_nr(SELF_ARCH));
@@ -357,13 +337,7 @@ static void check_action_exec(struct __test_metadata *const _metadata,
 		}
 		helper_exec(&cmd);
 	}
-	if (is_kill(action)) {
-		ASSERT_HELPER_KILLED_AT(pid, &mk, SIGSYS);
-	} else {
-		close(mk.fd[1]);
-		close(mk.fd[0]);
-		ASSERT_HELPER_OK(pid);
-	}
+	ASSERT_HELPER_KILLED_AT_IF(pid, &mk, is_kill(action));
 }
 #endif
 

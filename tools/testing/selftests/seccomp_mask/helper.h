@@ -129,6 +129,38 @@ static inline void helper_cmd_status(struct helper_cmd *c, const char *key,
 	helper_cmd_add(c, "%s=%s", key, bits);
 }
 
+/*
+ * The helper's getppid @nr (first argument @a0) under @action, and what
+ * it checks: the log lets it run (it returns the parent's pid), the errno
+ * makes it return -errno, the trap traps it with the registers rolled
+ * back; any kill ("-f" @marker_fd, "-k") kills it at the call.
+ */
+static inline void helper_cmd_getppid_takes(struct helper_cmd *c, long nr,
+					    long a0, __u32 action,
+					    int marker_fd)
+{
+	switch (action & SECCOMP_RET_ACTION_FULL) {
+	case SECCOMP_RET_LOG:
+		helper_cmd_add(c, "-c");
+		helper_cmd_add(c, "%ld,%ld=%d", nr, a0, getppid());
+		break;
+	case SECCOMP_RET_ERRNO:
+		helper_cmd_add(c, "-c");
+		helper_cmd_add(c, "%ld,%ld=-%u", nr, a0,
+			       action & SECCOMP_RET_DATA);
+		break;
+	case SECCOMP_RET_TRAP:
+		helper_cmd_add(c, "-t");
+		helper_cmd_add(c, "%ld,%ld=%ld", nr, a0, trap_return(nr, a0));
+		break;
+	default:
+		helper_cmd_add(c, "-f");
+		helper_cmd_add(c, "%d", marker_fd);
+		helper_cmd_add(c, "-k");
+		helper_cmd_add(c, "%ld,%ld", nr, a0);
+	}
+}
+
 /* In a child: become the helper. Does not return. */
 static inline void __noreturn helper_exec(struct helper_cmd *c)
 {
@@ -216,6 +248,28 @@ __assert_helper_killed(struct __test_metadata *const _metadata, pid_t pid,
  * says on stderr what it found instead.
  */
 #define ASSERT_HELPER_OK(pid)	ASSERT_CHILD_OK(pid)
+
+/*
+ * Wait for @pid, a child that became the helper with "-f" the write end
+ * of @mk when @killed: if @killed, ASSERT_HELPER_KILLED_AT() by SIGSYS;
+ * else close both ends of @mk, which the helper did not use, and
+ * ASSERT_HELPER_OK().
+ */
+static inline void
+__assert_helper_end(struct __test_metadata *const _metadata, pid_t pid,
+		    struct helper_marker *mk, bool killed, int line)
+{
+	if (killed) {
+		__assert_helper_killed(_metadata, pid, mk, SIGSYS, "b", line);
+		return;
+	}
+	close(mk->fd[1]);
+	close(mk->fd[0]);
+	__assert_child_ok(_metadata, pid, line);
+}
+
+#define ASSERT_HELPER_KILLED_AT_IF(pid, mk, killed) \
+	__assert_helper_end(_metadata, pid, mk, killed, __LINE__)
 #endif
 
 /*

@@ -114,27 +114,7 @@ static void __noreturn other_getppid_takes(__u32 action, int marker_fd)
 
 	CHILD_ASSERT(helper_path(path, sizeof(path), true));
 	helper_cmd_init(&cmd, path, "3");
-	switch (action & SECCOMP_RET_ACTION_FULL) {
-	case SECCOMP_RET_LOG:
-		helper_cmd_add(&cmd, "-c");
-		helper_cmd_add(&cmd, "%ld,%ld=%d", nr, a0, getppid());
-		break;
-	case SECCOMP_RET_ERRNO:
-		helper_cmd_add(&cmd, "-c");
-		helper_cmd_add(&cmd, "%ld,%ld=-%u", nr, a0,
-			       action & SECCOMP_RET_DATA);
-		break;
-	case SECCOMP_RET_TRAP:
-		helper_cmd_add(&cmd, "-t");
-		helper_cmd_add(&cmd, "%ld,%ld=%ld", nr, a0,
-			       trap_return(nr, a0));
-		break;
-	default:
-		helper_cmd_add(&cmd, "-f");
-		helper_cmd_add(&cmd, "%d", marker_fd);
-		helper_cmd_add(&cmd, "-k");
-		helper_cmd_add(&cmd, "%ld,%ld", nr, a0);
-	}
+	helper_cmd_getppid_takes(&cmd, nr, a0, action, marker_fd);
 	deny_getppid(action);
 	helper_exec(&cmd);
 }
