@@ -269,7 +269,7 @@ static void __noreturn exec_helper(const char *helper, __u32 action,
 	static char lines[3][4200];
 	char act[64];
 	const char *argv[32];
-	int argc = 0, i;
+	int argc = 0, nlines = 1, i;
 
 	argv[argc++] = helper;
 	argv[argc++] = "3";
@@ -287,18 +287,9 @@ static void __noreturn exec_helper(const char *helper, __u32 action,
 		status_arg(lines[1], sizeof(lines[1]), mask_line(false),
 			   &deny_getppid);
 		status_arg(lines[2], sizeof(lines[2]), mask_line(true), &other);
-		argv[argc++] = "-s";
-		argv[argc++] = lines[1];
-		argv[argc++] = "-s";
-		argv[argc++] = lines[2];
 		CHILD_ASSERT(mask_seccomp_own_other(0, action, 2, &deny_getppid,
 						    &other) == 0);
-	} else {
-		status_arg(lines[1], sizeof(lines[1]), mask_line(false),
-			   &deny_getppid);
-		argv[argc++] = "-s";
-		argv[argc++] = lines[1];
-		CHILD_ASSERT(mask_prctl_action(&deny_getppid, action) == 0);
+		nlines = 2;
 	}
 #elif defined(X86_BUILD)
 	if (other_abi_available()) {
@@ -312,24 +303,20 @@ static void __noreturn exec_helper(const char *helper, __u32 action,
 		status_arg(lines[1], sizeof(lines[1]), "Seccomp_mask", &m64);
 		status_arg(lines[2], sizeof(lines[2]), "Seccomp_mask_compat",
 			   &m32);
-		argv[argc++] = "-s";
-		argv[argc++] = lines[1];
-		argv[argc++] = "-s";
-		argv[argc++] = lines[2];
 		CHILD_ASSERT(mask_seccomp_set(0, action, 2, arch, both) == 0);
-	} else {
+		nlines = 2;
+	}
+#endif
+	if (nlines == 1) {
+		/* This ABI only: its mask line. */
 		status_arg(lines[1], sizeof(lines[1]), mask_line(false),
 			   &deny_getppid);
-		argv[argc++] = "-s";
-		argv[argc++] = lines[1];
 		CHILD_ASSERT(mask_prctl_action(&deny_getppid, action) == 0);
 	}
-#else
-	status_arg(lines[1], sizeof(lines[1]), mask_line(false), &deny_getppid);
-	argv[argc++] = "-s";
-	argv[argc++] = lines[1];
-	CHILD_ASSERT(mask_prctl_action(&deny_getppid, action) == 0);
-#endif
+	for (i = 1; i <= nlines; i++) {
+		argv[argc++] = "-s";
+		argv[argc++] = lines[i];
+	}
 	for (i = 0; extra[i] && argc < (int)ARRAY_SIZE(argv) - 1; i++)
 		argv[argc++] = extra[i];
 	CHILD_ASSERT(!extra[i]);
