@@ -38,6 +38,14 @@
 #endif
 
 #ifdef X86_BUILD
+/* x86: the saved registers of the number and of the return value. */
+#if X86_BUILD == 64
+#define TRACER_NR_REG		orig_rax
+#define TRACER_RET_REG		rax
+#else
+#define TRACER_NR_REG		orig_eax
+#define TRACER_RET_REG		eax
+#endif
 /* Write @val to the saved register @reg of @pid: 0 or -1. */
 #define TRACER_POKE_REG(pid, reg, val)				\
 	ptrace(PTRACE_POKEUSER, (pid),				\
@@ -47,10 +55,8 @@
 /* Make the syscall of @pid, stopped at its entry, number @nr: 0 or -1. */
 static inline int tracer_set_nr(pid_t pid, long nr)
 {
-#if X86_BUILD == 64
-	return TRACER_POKE_REG(pid, orig_rax, nr);
-#elif X86_BUILD == 32
-	return TRACER_POKE_REG(pid, orig_eax, nr);
+#ifdef X86_BUILD
+	return TRACER_POKE_REG(pid, TRACER_NR_REG, nr);
 #elif ARM64_BUILD == 64
 	int n = nr;
 	struct iovec iov = { .iov_base = &n, .iov_len = sizeof(n) };
@@ -67,10 +73,8 @@ static inline int tracer_set_nr(pid_t pid, long nr)
 /* Make the return value of the syscall of @pid @val: 0 or -1. */
 static inline int tracer_set_ret(pid_t pid, long val)
 {
-#if X86_BUILD == 64
-	return TRACER_POKE_REG(pid, rax, val);
-#elif X86_BUILD == 32
-	return TRACER_POKE_REG(pid, eax, val);
+#ifdef X86_BUILD
+	return TRACER_POKE_REG(pid, TRACER_RET_REG, val);
 #elif ARM64_BUILD == 64
 	struct user_regs_struct regs;
 	struct iovec iov = { .iov_base = &regs, .iov_len = sizeof(regs) };
