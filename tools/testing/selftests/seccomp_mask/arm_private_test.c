@@ -590,6 +590,17 @@ TEST_F(tighten, cutting_the_private_bits_works_and_denies_them)
 	ASSERT_CHILD_OK(pid);
 }
 
+/*
+ * In a child whose mask denies private bit @k: installing @new, which
+ * allows more, fails with EPERM, and @k stays denied.
+ */
+static void child_adding_is_eperm(const struct mask *new, int k)
+{
+	errno = 0;
+	CHILD_ASSERT(mask_prctl_action(new, DENY) == -1 && errno == EPERM);
+	CHILD_ASSERT(private_call(k) == -MASK_ERRNO);
+}
+
 TEST_F(tighten, adding_a_private_bit_is_eperm)
 {
 	struct mask old, new;
@@ -600,10 +611,7 @@ TEST_F(tighten, adding_a_private_bit_is_eperm)
 	mask_private(&new, 0xffff);
 	pid = fork_private(_metadata, &old, DENY);
 	if (pid == 0) {
-		errno = 0;
-		CHILD_ASSERT(mask_prctl_action(&new, DENY) == -1 &&
-			     errno == EPERM);
-		CHILD_ASSERT(private_call(5) == -MASK_ERRNO);
+		child_adding_is_eperm(&new, 5);
 		_exit(0);
 	}
 	ASSERT_CHILD_OK(pid);
@@ -613,10 +621,7 @@ TEST_F(tighten, adding_a_private_bit_is_eperm)
 	mask_private(&new, 1U << 2);
 	pid = fork_private(_metadata, &old, DENY);
 	if (pid == 0) {
-		errno = 0;
-		CHILD_ASSERT(mask_prctl_action(&new, DENY) == -1 &&
-			     errno == EPERM);
-		CHILD_ASSERT(private_call(2) == -MASK_ERRNO);
+		child_adding_is_eperm(&new, 2);
 		/* The same bits with the private ones clear: a subset. */
 		mask_private(&new, 0);
 		CHILD_ASSERT(mask_prctl_action(&new, DENY) == 0);
