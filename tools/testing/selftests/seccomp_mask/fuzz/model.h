@@ -34,7 +34,7 @@ enum { ABI64, ABI32, NABI };
 
 /* This program's ABI: X86_BUILD or ARM64_BUILD is its word size. */
 #if (defined(X86_BUILD) && X86_BUILD == 64) || \
-    (defined(ARM64_BUILD) && ARM64_BUILD == 64)
+	(defined(ARM64_BUILD) && ARM64_BUILD == 64)
 #define NATIVE		ABI64
 #define BUILD		"64"
 #else
