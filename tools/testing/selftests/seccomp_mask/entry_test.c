@@ -3,27 +3,45 @@
  * Seccomp mask mode: the mask never skips the other syscall entry work.
  * A call the mask allows still goes through syscall user dispatch
  * (sud.*) and is still audited (audit.*), exactly as without a mask.
- * (ptrace, the third kind of entry work, is in ptrace_test.c.)
+ * (ptrace, the third kind of entry work, is in ptrace_test.c: the entry
+ * and the exit stop of an allowed call.)
  *
- * The order at syscall entry, on both bases (kernel/entry/common.c,
+ * Where each part runs:
+ * - audit.*: every build, both ABIs of both 64-bit kernels: x86-64
+ *   (_64) and ia32 (_32, int $0x80), AArch64 (_64) and AArch32 (_32,
+ *   the compat ABI of arm64).
+ * - sud.*: x86 only (X86_BUILD). Syscall user dispatch is part of the
+ *   generic entry code, which arm64 (6.12) does not use: the tests are
+ *   compiled out of the arm64 programs, not skipped.
+ *
+ * The order at syscall entry, x86 on both bases (kernel/entry/common.c,
  * syscall_trace_enter()): syscall user dispatch first, then ptrace, then
- * seccomp (the mask, then the filters), then audit. The inline shortcut
- * of the mask (syscall_enter_from_user_mode_work()) is taken only when
- * seccomp is the only entry work, so a task with dispatch on or an audit
- * context always goes through syscall_trace_enter(). Hence:
+ * seccomp (the mask, then the filters), then audit. arm64
+ * (arch/arm64/kernel/ptrace.c, syscall_trace_enter()): ptrace, seccomp,
+ * the syscall tracepoint, audit; at exit (syscall_trace_exit()) audit,
+ * the tracepoint, ptrace. The inline shortcut of the mask (x86:
+ * syscall_enter_from_user_mode_work(); arm64: el0_svc_common() in
+ * arch/arm64/kernel/syscall.c, which then skips syscall_trace_exit() as
+ * well) is taken only when seccomp is the only syscall work, so a task
+ * with dispatch on or an audit context always takes the slow path.
+ * Hence:
  *
- * - A call that dispatch blocks, allowed or denied by the mask, is rolled
- *   back and becomes a SIGSYS with si_code SYS_USER_DISPATCH: it never
- *   reaches the mask, which cannot deny what does not run (not even with
- *   the kill action). What the handler then does (here: nothing; in real
- *   use, the emulation, from the allowed range) is judged by the mask as
- *   any other call.
- * - A call dispatch lets through (selector ALLOW, or made from the
+ * - (x86) A call that dispatch blocks, allowed or denied by the mask, is
+ *   rolled back and becomes a SIGSYS with si_code SYS_USER_DISPATCH: it
+ *   never reaches the mask, which cannot deny what does not run (not
+ *   even with the kill action). What the handler then does (here:
+ *   nothing; in real use, the emulation, from the allowed range) is
+ *   judged by the mask as any other call.
+ * - (x86) A call dispatch lets through (selector ALLOW, or made from the
  *   allowed range) is judged by the mask as without dispatch.
- * - An allowed call is audited once, with its number and return value.
+ * - An allowed call is audited once, with its number, its ABI and its
+ *   return value: an inline check taken for a task with an audit context
+ *   would leave no record at all.
  *
- * In the 32-bit program every call the tests judge goes through
- * int $0x80: the ia32 entry path.
+ * Every call the tests judge is a raw syscall of this program's ABI
+ * (own_sys(), sud_call_*()): in the x86 32-bit program it goes through
+ * int $0x80, the ia32 entry path; on arm64 through svc, in the AArch64
+ * or the AArch32 state.
  */
 
 #include <linux/netlink.h>
@@ -360,6 +378,8 @@ TEST_F(sud, denied_call_is_dispatched_before_the_mask)
 		ASSERT_CHILD_OK(pid);
 }
 
+#endif /* X86_BUILD */
+
 /*
  * Audit, through the audit netlink socket (no auditctl): this process
  * registers as the audit daemon, turns audit on, and adds an exit rule
@@ -637,6 +657,16 @@ FIXTURE_TEARDOWN(audit)
 	audit_stop(&self->a);
 }
 
+/*
+ * The child's getpid(), which its mask allows, makes one AUDIT_SYSCALL
+ * record, of this ABI (arch=), with its number, first argument and
+ * return value. An inline check of the mask taken although the task has
+ * an audit context (x86: SYSCALL_WORK_SYSCALL_AUDIT; arm64:
+ * TIF_SYSCALL_AUDIT) skips audit_syscall_entry() and
+ * audit_syscall_exit(): no record, which the count (1) catches. One that
+ * skipped the exit only would leave the record to the task's exit
+ * (__audit_free()), without success= and exit=, which the fields catch.
+ */
 TEST_F(audit, allowed_call_makes_one_syscall_record)
 {
 	struct audit_conn *a = &self->a;
@@ -666,8 +696,7 @@ TEST_F(audit, allowed_call_makes_one_syscall_record)
 							   MASK_ERRNO) == 0);
 		}
 		CHILD_ASSERT(handshake_child_ready(&h));
-		CHILD_ASSERT(abi_call(SELF_ARCH, __NR_getpid, __NR_getpid,
-				      AUDIT_A0, 0, 0) == me);
+		CHILD_ASSERT(own_sys(__NR_getpid, AUDIT_A0, 0, 0, 0, 0) == me);
 		_exit(0);
 	}
 	ret = setresgid(-1, egid, -1);
@@ -707,7 +736,5 @@ TEST_F(audit, allowed_call_makes_one_syscall_record)
 	expect_audit_field(_metadata, a->rec, "exit", "%d", pid);
 	expect_audit_field(_metadata, a->rec, "a0", "%x", AUDIT_A0);
 }
-
-#endif
 
 TEST_HARNESS_MAIN

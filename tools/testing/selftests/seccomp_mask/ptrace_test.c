@@ -7,6 +7,13 @@
  * A skip whose return value the tracer leaves alone returns what it does
  * without seccomp (tracer_skip_return()): x86 has -ENOSYS in rax from the
  * entry on, arm64 keeps the first argument in x0 (r0).
+ *
+ * A call the mask allows still stops for its tracer, at its entry and at
+ * its exit (stops.*): the inline check of the mask (x86:
+ * syscall_enter_from_user_mode_work(); arm64: el0_svc_common(), which
+ * then skips syscall_trace_exit() too) is only for a task whose only
+ * syscall work is seccomp, and a tracer that PTRACE_SYSCALL makes the
+ * tracee's during the call, at an event stop, still gets the exit stop.
  */
 
 #include "common.h"
@@ -155,6 +162,198 @@ TEST_F(rewrite, syscall_number_at_entry)
 			child_describe(_metadata, status, __LINE__);
 		}
 	}
+}
+
+/*
+ * The syscall stops of a call the mask allows: the control without a
+ * mask (what any kernel does), and the same with a mask of all but
+ * getppid.
+ */
+FIXTURE(stops) {};
+
+FIXTURE_VARIANT(stops) {
+	bool mask;
+};
+
+FIXTURE_VARIANT_ADD(stops, no_mask) { .mask = false };
+FIXTURE_VARIANT_ADD(stops, mask) { .mask = true };
+
+FIXTURE_SETUP(stops) {}
+FIXTURE_TEARDOWN(stops) {}
+
+/* In the tracee: stop for the tracer, then the variant's mask. */
+static void stops_tracee_setup(bool mask)
+{
+	struct mask m;
+
+	mask_all_but(&m, __NR_getppid);
+	CHILD_ASSERT(ptrace(PTRACE_TRACEME, 0, 0, 0) == 0);
+	CHILD_ASSERT(raise(SIGSTOP) == 0);
+	if (mask) {
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_prctl(&m) == 0);
+	}
+}
+
+/* What the tracer of trace_stops() saw. */
+struct stops_seen {
+	int entries;		/* entry stops of getpid(MAGIC) */
+	__u32 arch;		/* the ABI of the last one */
+	int events;		/* PTRACE_EVENT_VFORK_DONE stops */
+	unsigned long msg;	/* the last one's message: the child's pid */
+	int exits;		/* exit stops where one was due */
+	long rval;		/* the last one's return value */
+	bool is_error;
+	int others;		/* other syscall stops where an exit was due */
+};
+
+/*
+ * Trace @pid, stopped at its raise(SIGSTOP), until it is gone, resuming
+ * it with @req (PTRACE_SYSCALL: every syscall stop; PTRACE_CONT: none
+ * but those asked for below) and passing its signals on. An exit stop is
+ * due at the next syscall stop after an entry stop of getpid(MAGIC) and
+ * after a PTRACE_EVENT_VFORK_DONE stop, which the tracer resumes with
+ * PTRACE_SYSCALL: that is when the tracee gets the ptrace syscall work,
+ * in the middle of its vfork(). @status: how it ended.
+ */
+static void trace_stops(struct __test_metadata *const _metadata, pid_t pid,
+			int req, struct stops_seen *seen, int *status)
+{
+	struct __ptrace_syscall_info info;
+	bool exit_due = false;
+	int stops;
+
+	memset(seen, 0, sizeof(*seen));
+	ASSERT_EQ(pid, waitpid_timeout(pid, status, 0, CHILD_TIMEOUT_MS));
+	ASSERT_TRUE(WIFSTOPPED(*status) && WSTOPSIG(*status) == SIGSTOP);
+	ASSERT_EQ(0, ptrace(PTRACE_SETOPTIONS, pid, 0,
+			    PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEVFORKDONE |
+			    PTRACE_O_EXITKILL));
+	ASSERT_EQ(0, ptrace(req, pid, 0, 0));
+	for (stops = 0; stops < MAX_STOPS; stops++) {
+		int sig = 0;
+
+		/* On a timeout, the tracee is killed and reaped. */
+		ASSERT_EQ(pid, waitpid_timeout(pid, status, 0,
+					       CHILD_TIMEOUT_MS));
+		if (!WIFSTOPPED(*status))
+			break;
+		if (*status >> 8 ==
+		    (SIGTRAP | (PTRACE_EVENT_VFORK_DONE << 8))) {
+			seen->events++;
+			ASSERT_EQ(0, ptrace(PTRACE_GETEVENTMSG, pid, 0,
+					    &seen->msg));
+			exit_due = true;
+		} else if (WSTOPSIG(*status) != (SIGTRAP | 0x80)) {
+			sig = WSTOPSIG(*status);
+		} else {
+			memset(&info, 0, sizeof(info));
+			ASSERT_LT(0, ptrace(PTRACE_GET_SYSCALL_INFO, pid,
+					    sizeof(info), &info));
+			if (exit_due) {
+				exit_due = false;
+				if (info.op == PTRACE_SYSCALL_INFO_EXIT) {
+					seen->exits++;
+					seen->rval = info.exit.rval;
+					seen->is_error = info.exit.is_error;
+				} else {
+					seen->others++;
+				}
+			} else if (info.op == PTRACE_SYSCALL_INFO_ENTRY &&
+				   info.entry.nr == __NR_getpid &&
+				   info.entry.args[0] == MAGIC) {
+				seen->entries++;
+				seen->arch = info.arch;
+				exit_due = true;
+			}
+		}
+		ASSERT_EQ(0, ptrace(exit_due ? PTRACE_SYSCALL : req, pid, 0,
+				    sig));
+	}
+	if (stops == MAX_STOPS) {
+		kill(pid, SIGKILL);
+		waitpid(pid, status, 0);
+		ASSERT_LT(stops, MAX_STOPS);
+	}
+}
+
+/*
+ * An allowed getpid() of the traced tracee, through its own ABI, stops
+ * at its entry and then at its exit, with its value. Both stops are
+ * counted: an inline check taken for a traced task would skip both, one
+ * that skipped the exit work only would leave no exit stop.
+ */
+TEST_F(stops, allowed_call_stops_at_entry_and_exit)
+{
+	struct stops_seen seen;
+	int status;
+	pid_t pid;
+
+	if (variant->mask && !require_mask(_metadata))
+		return;
+	pid = fork_child(_metadata);
+	if (pid == 0) {
+		/* Before: a libc call could find MAGIC left in a register. */
+		pid_t me = getpid();
+
+		stops_tracee_setup(variant->mask);
+		CHILD_ASSERT(own_sys(__NR_getpid, MAGIC, 0, 0, 0, 0) == me);
+		_exit(0);
+	}
+	trace_stops(_metadata, pid, PTRACE_SYSCALL, &seen, &status);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		child_describe(_metadata, status, __LINE__);
+	}
+	EXPECT_EQ(1, seen.entries);
+	EXPECT_EQ(SELF_ARCH, seen.arch);
+	EXPECT_EQ(0, seen.others);
+	EXPECT_EQ(1, seen.exits);
+	EXPECT_EQ(pid, seen.rval);
+	EXPECT_FALSE(seen.is_error);
+}
+
+/*
+ * A tracer that starts tracing syscalls in the middle of an allowed call
+ * still gets its exit stop. The tracee runs untraced (PTRACE_CONT, no
+ * syscall work but seccomp: on arm64 the mask's inline check takes its
+ * vfork()) until the PTRACE_EVENT_VFORK_DONE stop inside the vfork(),
+ * where the tracer resumes it with PTRACE_SYSCALL. The next syscall stop
+ * must be the vfork()'s exit, with the child's pid: the syscall work is
+ * read again after the call, whatever the entry skipped.
+ */
+TEST_F(stops, tracing_begun_in_an_allowed_call_stops_at_its_exit)
+{
+	struct stops_seen seen;
+	int status;
+	pid_t pid;
+
+	if (variant->mask && !require_mask(_metadata))
+		return;
+	pid = fork_child(_metadata);
+	if (pid == 0) {
+		int child_status;
+		pid_t child;
+
+		stops_tracee_setup(variant->mask);
+		child = vfork();
+		if (child == 0)
+			_exit(0);
+		CHILD_ASSERT(child > 0);
+		CHILD_ASSERT(waitpid(child, &child_status, 0) == child);
+		CHILD_ASSERT(WIFEXITED(child_status) &&
+			     WEXITSTATUS(child_status) == 0);
+		_exit(0);
+	}
+	trace_stops(_metadata, pid, PTRACE_CONT, &seen, &status);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		child_describe(_metadata, status, __LINE__);
+	}
+	EXPECT_EQ(1, seen.events);
+	EXPECT_EQ(0, seen.others);
+	EXPECT_EQ(1, seen.exits);
+	EXPECT_LT(0, seen.msg);
+	EXPECT_EQ((long)seen.msg, seen.rval);
+	EXPECT_FALSE(seen.is_error);
 }
 
 /* Version 2: syscall(-1) made by the task itself is not denied either. */
