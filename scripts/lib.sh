@@ -92,23 +92,6 @@ BASELINE_DIR=$ROOT/baselines/$KVER$ARCH_SUFFIX
 MASK_SKIPS=$ROOT/baselines/seccomp_mask-skips$ARCH_SUFFIX.txt
 # The series of the base (PATCHES=dir: another series directory).
 PDIR=${PATCHES:-$ROOT/patches/$KVER}
-# Until the arm64 patches join patches/<base>/, ARCH=arm64 applies the
-# drafts of drafts/arm64-<base>/ on top of the base's series: both, as one
-# series directory below build/ (rewritten only when its content changes).
-if [ -z "${PATCHES:-}" ] && [ "$ARCH" = arm64 ] && [ -f "$ROOT/drafts/arm64-$KVER/series" ]; then
-	_drafts=$ROOT/drafts/arm64-$KVER PDIR=$B/series-arm64
-	_tmp=$B/.series-arm64.tmp
-	rm -rf "$_tmp" && mkdir -p "$_tmp" ||
-		{ printf '%s: error: cannot write %s (disk full or not writable?)\n' "$(basename "$0")" "$_tmp" >&2; exit 1; }
-	cp "$ROOT/patches/$KVER"/*.patch "$_drafts"/*.patch "$_tmp"/
-	cat "$ROOT/patches/$KVER/series" "$_drafts/series" > "$_tmp/series"
-	if [ -d "$PDIR" ] && diff -r -q "$_tmp" "$PDIR" > /dev/null 2>&1; then
-		rm -rf "$_tmp"
-	else
-		rm -rf "$PDIR" && mv "$_tmp" "$PDIR"
-	fi
-	unset _drafts _tmp
-fi
 LINUX=${HARNESS_LINUX:-$B/linux}   # patched copy of the source
 OBJ=$B/obj              # O= objects of the patched kernel
 KST=$B/kselftest        # installed kselftests

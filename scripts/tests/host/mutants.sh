@@ -21,7 +21,7 @@ one_base() {	# one_base BASE
 local base=$1 c="mutants $1"
 local PD=$ROOT/patches/$base MD=$ROOT/mutants/$base
 [ "$base" = "$kver" ] && [ -n "$patches_kver" ] && PD=$patches_kver
-local SERIES MUT FILES m b p f out ok dups src='' mainb=$R/build/$base tree=$TMPD/tree-$base
+local SERIES MUT FILES m b p f out ok dups badarch src='' mainb=$R/build/$base tree=$TMPD/tree-$base
 if [ ! -f "$PD/series" ]; then
 	fail "$c: mutants/$base/ has no series to apply to ($PD/series does not exist)"
 	return
@@ -43,6 +43,17 @@ done
 # scripts/mutants --list (no build, no lock) lists the base's mutants.
 out=$(KVER=$base "$ROOT/scripts/mutants" --list 2>&1 | grep -c '^[0-9][0-9]-') || :
 check "$c: KVER=$base scripts/mutants --list lists mutants/$base/ ($out)" [ "$out" = ${#MUT[@]} ]
+# "# Arch:" names architectures only: scripts/mutants matches ARCH against
+# the words of that line (a reason goes on the lines below it).
+badarch=$(grep -h '^# Arch:' "${MUT[@]}" | grep -vxE '# Arch:( (x86_64|arm64))+' | head -n1) || :
+check "$c: every '# Arch:' line names x86_64 or arm64 only${badarch:+ ($badarch)}" [ -z "$badarch" ]
+if grep -qx '# Arch: arm64' "${MUT[@]}"; then
+	# ARCH=arm64 lists them too, each arm64 one marked (nothing is built).
+	out=$(ARCH=arm64 KVER=$base "$ROOT/scripts/mutants" --list 2>&1) || :
+	check "$c: ARCH=arm64 scripts/mutants --list lists mutants/$base/, the arm64 ones marked ($(grep -c '^[0-9][0-9]-' <<<"$out"))" \
+		eval '[ "$(grep -c "^[0-9][0-9]-" <<<"$out")" = ${#MUT[@]} ] &&
+		      [ "$(grep -c "^    arch: arm64 only$" <<<"$out")" = "$(grep -lx "# Arch: arm64" "${MUT[@]}" | wc -l)" ]'
+fi
 
 # The pristine files: KSRC (for the base KVER selects), the main build's
 # extraction (build/<base>/src, or BUILD_DIR's), else the tarball.
