@@ -8,7 +8,8 @@
  *   install.h  masks, and installing them (prctl(), seccomp(2))
  *   proc.h     /proc/<pid>/status, sysctl files, /dev/kmsg, audit records
  *   require.h  skip (or fail, SECCOMP_MASK_REQUIRED=1) without a feature
- *   tracer.h   (not included here) a tracer's changes of a stopped syscall
+ *   tracer.h   (not included here) a tracer's start, and its changes of a
+ *              stopped syscall
  *
  * Programs with a main() of their own (the fuzzer, the lifetime test)
  * define SECCOMP_MASK_NO_HARNESS before including this file: they get

@@ -119,11 +119,8 @@ TEST_F(rewrite, syscall_number_at_entry)
 		}
 		_exit(0);
 	}
-	ASSERT_EQ(pid, waitpid_timeout(pid, &status, 0, CHILD_TIMEOUT_MS));
-	ASSERT_TRUE(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
-	ASSERT_EQ(0, ptrace(PTRACE_SETOPTIONS, pid, 0,
-			    PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL));
-	ASSERT_EQ(0, ptrace(PTRACE_SYSCALL, pid, 0, 0));
+	tracer_start(_metadata, pid, PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL,
+		     PTRACE_SYSCALL);
 	for (stops = 0; stops < MAX_STOPS; stops++) {
 		int sig = 0;
 
@@ -224,12 +221,8 @@ static void trace_stops(struct __test_metadata *const _metadata, pid_t pid,
 	int stops;
 
 	memset(seen, 0, sizeof(*seen));
-	ASSERT_EQ(pid, waitpid_timeout(pid, status, 0, CHILD_TIMEOUT_MS));
-	ASSERT_TRUE(WIFSTOPPED(*status) && WSTOPSIG(*status) == SIGSTOP);
-	ASSERT_EQ(0, ptrace(PTRACE_SETOPTIONS, pid, 0,
-			    PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEVFORKDONE |
-			    PTRACE_O_EXITKILL));
-	ASSERT_EQ(0, ptrace(req, pid, 0, 0));
+	tracer_start(_metadata, pid, PTRACE_O_TRACESYSGOOD |
+		     PTRACE_O_TRACEVFORKDONE | PTRACE_O_EXITKILL, req);
 	for (stops = 0; stops < MAX_STOPS; stops++) {
 		int sig = 0;
 

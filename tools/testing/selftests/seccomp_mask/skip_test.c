@@ -113,12 +113,8 @@ static int trace_magic(struct __test_metadata *const _metadata, pid_t pid,
 	struct __ptrace_syscall_info info;
 	int changed = 0;
 
-	ASSERT_EQ(pid, waitpid_timeout(pid, status, 0, CHILD_TIMEOUT_MS));
-	ASSERT_TRUE(WIFSTOPPED(*status) && WSTOPSIG(*status) == SIGSTOP);
-	ASSERT_EQ(0, ptrace(PTRACE_SETOPTIONS, pid, 0,
-			    PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACESECCOMP |
-			    PTRACE_O_EXITKILL));
-	ASSERT_EQ(0, ptrace(req, pid, 0, 0));
+	tracer_start(_metadata, pid, PTRACE_O_TRACESYSGOOD |
+		     PTRACE_O_TRACESECCOMP | PTRACE_O_EXITKILL, req);
 	/* Every stop until the tracee is gone; a timeout kills it. */
 	for (;;) {
 		bool event;

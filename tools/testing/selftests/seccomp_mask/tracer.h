@@ -12,6 +12,9 @@
  *
  * Change the number before the return value: on arm64 a changed number
  * also resyncs orig_x0 with x0.
+ *
+ * tracer_start() is how each tracer begins: its tracee is a child that
+ * made PTRACE_TRACEME and stopped itself with raise(SIGSTOP).
  */
 
 #ifndef _SELFTESTS_SECCOMP_MASK_TRACER_H
@@ -23,6 +26,7 @@
 #include <sys/user.h>
 
 #include "abi.h"
+#include "child.h"
 
 #ifdef ARM64_BUILD
 #ifndef NT_PRSTATUS
@@ -95,5 +99,23 @@ static inline int tracer_set_ret(pid_t pid, long val)
 	return -1;
 #endif
 }
+
+#ifndef SECCOMP_MASK_NO_HARNESS
+/*
+ * In the tracer: wait for the tracee @pid to stop at its raise(SIGSTOP)
+ * after PTRACE_TRACEME, set its ptrace @options and resume it with @req
+ * (PTRACE_SYSCALL, PTRACE_CONT).
+ */
+static inline void tracer_start(struct __test_metadata *const _metadata,
+				pid_t pid, long options, int req)
+{
+	int status;
+
+	ASSERT_EQ(pid, waitpid_timeout(pid, &status, 0, CHILD_TIMEOUT_MS));
+	ASSERT_TRUE(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
+	ASSERT_EQ(0, ptrace(PTRACE_SETOPTIONS, pid, 0, options));
+	ASSERT_EQ(0, ptrace(req, pid, 0, 0));
+}
+#endif
 
 #endif /* _SELFTESTS_SECCOMP_MASK_TRACER_H */
