@@ -164,7 +164,7 @@ TEST_F(rewrite, syscall_number_at_entry)
 /*
  * The syscall stops of a call the mask allows: the control without a
  * mask (what any kernel does), and the same with a mask of all but
- * getppid.
+ * getppid, which needs the mask mode.
  */
 FIXTURE(stops) {};
 
@@ -175,7 +175,12 @@ FIXTURE_VARIANT(stops) {
 FIXTURE_VARIANT_ADD(stops, no_mask) { .mask = false };
 FIXTURE_VARIANT_ADD(stops, mask) { .mask = true };
 
-FIXTURE_SETUP(stops) {}
+FIXTURE_SETUP(stops)
+{
+	if (variant->mask)
+		require_mask(_metadata);
+}
+
 FIXTURE_TEARDOWN(stops) {}
 
 /* In the tracee: stop for the tracer, then the variant's mask. */
@@ -271,6 +276,39 @@ static void trace_stops(struct __test_metadata *const _metadata, pid_t pid,
 }
 
 /*
+ * fork_child() a tracee that runs @tracee(@mask), which begins with
+ * stops_tracee_setup(@mask), then exits 0; trace_stops() it with @req.
+ * Its pid; the tracee must have exited 0.
+ */
+static pid_t run_stops(struct __test_metadata *const _metadata, bool mask,
+		       void (*tracee)(bool mask), int req,
+		       struct stops_seen *seen)
+{
+	pid_t pid = fork_child(_metadata);
+	int status;
+
+	if (pid == 0) {
+		tracee(mask);
+		_exit(0);
+	}
+	trace_stops(_metadata, pid, req, seen, &status);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		child_describe(_metadata, status, __LINE__);
+	}
+	return pid;
+}
+
+/* The tracee of allowed_call_stops_at_entry_and_exit: getpid(MAGIC). */
+static void getpid_tracee(bool mask)
+{
+	/* Before: a libc call could find MAGIC left in a register. */
+	pid_t me = getpid();
+
+	stops_tracee_setup(mask);
+	CHILD_ASSERT(own_sys(__NR_getpid, MAGIC, 0, 0, 0, 0) == me);
+}
+
+/*
  * An allowed getpid() of the traced tracee, through its own ABI, stops
  * at its entry and then at its exit, with its value. Both stops are
  * counted: an inline check taken for a traced task would skip both, one
@@ -279,30 +317,35 @@ static void trace_stops(struct __test_metadata *const _metadata, pid_t pid,
 TEST_F(stops, allowed_call_stops_at_entry_and_exit)
 {
 	struct stops_seen seen;
-	int status;
 	pid_t pid;
 
-	if (variant->mask && !require_mask(_metadata))
-		return;
-	pid = fork_child(_metadata);
-	if (pid == 0) {
-		/* Before: a libc call could find MAGIC left in a register. */
-		pid_t me = getpid();
-
-		stops_tracee_setup(variant->mask);
-		CHILD_ASSERT(own_sys(__NR_getpid, MAGIC, 0, 0, 0, 0) == me);
-		_exit(0);
-	}
-	trace_stops(_metadata, pid, PTRACE_SYSCALL, &seen, &status);
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		child_describe(_metadata, status, __LINE__);
-	}
+	pid = run_stops(_metadata, variant->mask, getpid_tracee,
+			PTRACE_SYSCALL, &seen);
 	EXPECT_EQ(1, seen.entries);
 	EXPECT_EQ(SELF_ARCH, seen.arch);
 	EXPECT_EQ(0, seen.others);
 	EXPECT_EQ(1, seen.exits);
 	EXPECT_EQ(pid, seen.rval);
 	EXPECT_FALSE(seen.is_error);
+}
+
+/*
+ * The tracee of tracing_begun_in_an_allowed_call_stops_at_its_exit: a
+ * vfork() whose child exits 0.
+ */
+static void vfork_tracee(bool mask)
+{
+	int child_status;
+	pid_t child;
+
+	stops_tracee_setup(mask);
+	child = vfork();
+	if (child == 0)
+		_exit(0);
+	CHILD_ASSERT(child > 0);
+	CHILD_ASSERT(waitpid(child, &child_status, 0) == child);
+	CHILD_ASSERT(WIFEXITED(child_status) &&
+		     WEXITSTATUS(child_status) == 0);
 }
 
 /*
@@ -317,30 +360,8 @@ TEST_F(stops, allowed_call_stops_at_entry_and_exit)
 TEST_F(stops, tracing_begun_in_an_allowed_call_stops_at_its_exit)
 {
 	struct stops_seen seen;
-	int status;
-	pid_t pid;
 
-	if (variant->mask && !require_mask(_metadata))
-		return;
-	pid = fork_child(_metadata);
-	if (pid == 0) {
-		int child_status;
-		pid_t child;
-
-		stops_tracee_setup(variant->mask);
-		child = vfork();
-		if (child == 0)
-			_exit(0);
-		CHILD_ASSERT(child > 0);
-		CHILD_ASSERT(waitpid(child, &child_status, 0) == child);
-		CHILD_ASSERT(WIFEXITED(child_status) &&
-			     WEXITSTATUS(child_status) == 0);
-		_exit(0);
-	}
-	trace_stops(_metadata, pid, PTRACE_CONT, &seen, &status);
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		child_describe(_metadata, status, __LINE__);
-	}
+	run_stops(_metadata, variant->mask, vfork_tracee, PTRACE_CONT, &seen);
 	EXPECT_EQ(1, seen.events);
 	EXPECT_EQ(0, seen.others);
 	EXPECT_EQ(1, seen.exits);
