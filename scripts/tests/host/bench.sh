@@ -2,8 +2,8 @@
 # scripts/bench's "before" kernel: its layout patch (refcount and rcu head
 # in front of the bitmaps) made from the series' include/linux/seccomp.h
 # (scripts/bench --layout-patch) for the struct of every base and
-# architecture (scripts/tests/seccomp-h/: 6.12, 6.1, 6.12 with the arm64
-# drafts, whose bitmaps are BITS_TO_LONGS(SECCOMP_MASK_BITMAP_BITS)); one
+# architecture (scripts/tests/seccomp-h/: 6.12, 6.1, 6.12 with its arm64
+# patches 15-21, whose bitmaps are BITS_TO_LONGS(SECCOMP_MASK_BITMAP_BITS)); one
 # clear error when the struct has not exactly the members to move; and
 # --build-before on a fake source tree: the kernel patches plus the
 # generated one, applied in bench-before/linux.
@@ -40,7 +40,7 @@ for v in 6.12 6.1 6.12-arm64; do
 	check "bench layout $v: nothing else changes" \
 		eval 'diff <(grep -v -x -F -e "$USAGE" -e "$RCU" "$h") <(grep -v -x -F -e "$USAGE" -e "$RCU" "$tr-after/include/linux/seccomp.h") > /dev/null'
 done
-check "bench layout: the arm64 drafts' bitmaps line is the one that broke the fixed patch" \
+check "bench layout: the bitmaps line of patch 16 (arm64) is the one that broke the fixed patch" \
 	grep -q 'BITS_TO_LONGS(SECCOMP_MASK_BITMAP_BITS)' "$FIX/6.12-arm64.h"
 
 # A struct without exactly the two members to move (or with them in front

@@ -1,4 +1,4 @@
-/* 6.12-arm64: include/linux/seccomp.h of 6.12 + patches/6.12 + drafts/arm64-6.12, lines 108-135 (scripts/tests/host/bench.sh) */
+/* 6.12-arm64: include/linux/seccomp.h of 6.12 + patches/6.12 (with the arm64 patches 15-21 that were drafts then), lines 108-135 (scripts/tests/host/bench.sh) */
 
 /**
  * struct seccomp_allowlist - the syscalls a task with seccomp masks may make
