@@ -7,7 +7,7 @@
 #   KVER=6.12|6.1         the kernel base of every target (default 6.12): its
 #                         series is patches/$(KVER)/, its builds build/$(KVER)/
 #   ARCH=x86_64|arm64     the guest's architecture for every target (default
-#                         x86_64); arm64 (6.12 only) is cross-built and boots
+#                         x86_64); arm64 (either base) is cross-built and boots
 #                         on qemu-system-aarch64 -M virt (TCG), its builds in
 #                         build/$(KVER)-arm64/, its baseline baselines/$(KVER)-arm64/
 #   KSRC=/path/to/linux   use your own kernel tree (read-only, Linux $(KVER).y)
@@ -195,7 +195,7 @@ help:
 	@echo 'Stages (scripts/): deps ksrc series config build-kernel build-tests initramfs boot tap run-tests'
 	@echo 'Every target takes KVER=6.12 (default) or KVER=6.1: the kernel base (patches/KVER/,'
 	@echo 'build/KVER/), e.g. make check KVER=6.1'
-	@echo 'and ARCH=x86_64 (default) or ARCH=arm64 (KVER=6.12): the guest'"'"'s architecture,'
+	@echo 'and ARCH=x86_64 (default) or ARCH=arm64 (either base): the guest'"'"'s architecture,'
 	@echo 'cross-built, on qemu-system-aarch64 -M virt (build/KVER-arm64/), e.g. make check ARCH=arm64'
 	@echo 'Variables: KVER ARCH KSRC JOBS QEMU_ACCEL CMD KSFT_ARGS BUILD_DIR BOOT_TIMEOUT CHECK_TIMEOUT'
 	@echo '           HARNESS_MASK_REQUIRED SECCOMP_BENCHMARK_SAMPLES QEMU_MEM QEMU_SMP QEMU_CPU'

@@ -47,7 +47,7 @@ arm64|aarch64) ARCH=arm64 ;;
 esac
 export ARCH
 if [ "$ARCH" = arm64 ]; then
-	ARCH_BASES="6.12"          # the bases configs/ has the arm64 options of
+	ARCH_BASES="6.12 6.1"      # the bases configs/ has the arm64 options of
 	ARCH_SUFFIX=-arm64         # build/<base>-arm64, baselines/<base>-arm64
 	SRCARCH=arm64              # the kernel's arch/ directory
 	KCROSS=aarch64-linux-gnu-  # CROSS_COMPILE of the kernel and the tests

@@ -25,10 +25,13 @@ check "arm64: ccache wraps the cross compiler" \
 	[ "$(ARCH=arm64 libvar '$(command -v ccache >/dev/null && setup_ccache && echo $KCC || echo ccache aarch64-linux-gnu-gcc)')" = "ccache aarch64-linux-gnu-gcc" ]
 check "arm64: its baseline and expected skips are its own" \
 	[ "$(ARCH=arm64 libvar '$BASELINE_DIR $MASK_SKIPS')" = "$ROOT/baselines/6.12-arm64 $ROOT/baselines/seccomp_mask-skips-arm64.txt" ]
+check "arm64: KVER=6.1 ARCH=arm64 has its own build directory and baseline (build/6.1-arm64, baselines/6.1-arm64)" \
+	[ "$(KVER=6.1 ARCH=arm64 libvar '$ARCH $B $BASELINE_DIR $MASK_SKIPS')" = "arm64 $ROOT/build/6.1-arm64 $ROOT/baselines/6.1-arm64 $ROOT/baselines/seccomp_mask-skips-arm64.txt" ]
 check "arm64: x86_64's baseline and skips stay" \
 	[ "$(libvar '$BASELINE_DIR $MASK_SKIPS')" = "$ROOT/baselines/6.12 $ROOT/baselines/seccomp_mask-skips.txt" ]
 check "arm64: the Makefile's build directory follows ARCH (make clean)" \
 	eval '[[ $(make -s -n --no-print-directory -C "$ROOT" clean ARCH=arm64 BUILD_DIR=) == "rm -rf build/6.12-arm64/obj "* ]] &&
+	      [[ $(make -s -n --no-print-directory -C "$ROOT" clean KVER=6.1 ARCH=arm64 BUILD_DIR=) == "rm -rf build/6.1-arm64/obj "* ]] &&
 	      [[ $(make -s -n --no-print-directory -C "$ROOT" clean BUILD_DIR=) == "rm -rf build/6.12/obj "* ]]'
 check "arm64: make kernel-image's path (build-kernel --print-image)" \
 	[ "$(ARCH=arm64 "$ROOT/scripts/build-kernel" --print-image "$TMPD/o")" = "$TMPD/o/arch/arm64/boot/Image" ]

@@ -3,7 +3,8 @@
 # in front of the bitmaps) made from the series' include/linux/seccomp.h
 # (scripts/bench --layout-patch) for the struct of every base and
 # architecture (scripts/tests/seccomp-h/: 6.12, 6.1, 6.12 with its arm64
-# patches 15-21, whose bitmaps are BITS_TO_LONGS(SECCOMP_MASK_BITMAP_BITS)); one
+# patches 15-21 and 6.1 with its arm64 patches 14-20, whose bitmaps are
+# BITS_TO_LONGS(SECCOMP_MASK_BITMAP_BITS)); one
 # clear error when the struct has not exactly the members to move; and
 # --build-before on a fake source tree: the kernel patches plus the
 # generated one, applied in bench-before/linux.
@@ -16,7 +17,7 @@ lp() { RC=0; "$ROOT/scripts/bench" --layout-patch "$1" > "$TMPD/lp.out" 2> "$TMP
 # members FILE: the lines between "struct seccomp_allowlist {" and "}..."
 members() { sed -n '/^struct seccomp_allowlist {$/,/^}/p' "$1" | sed '1d;$d'; }
 
-for v in 6.12 6.1 6.12-arm64; do
+for v in 6.12 6.1 6.12-arm64 6.1-arm64; do
 	h=$FIX/$v.h
 	[ -f "$h" ] || { fail "bench layout $v: no fixture $h"; continue; }
 	tr=$TMPD/tree-$v

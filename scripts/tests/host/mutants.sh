@@ -152,4 +152,15 @@ for doc in "$ROOT"/docs/mutants.md "$ROOT"/docs/mutants-*.md; do
 done
 RC=0; OUT=$("$ROOT/scripts/mutants-results-from-doc" "$ROOT/README.md" 2>&1) || RC=1
 check "mutants: a file that is not a report does not seed ($OUT)" [ "$RC:$(grep -c '^error: ' <<<"$OUT")" = 1:1 ]
+# Another architecture's mutant never counts toward this one's score: a
+# result recorded for it (a run that named it) shows as not run.
+t=$TMPD/report-arm64
+mkdir -p "$t/mutants"
+x86m=$(basename "$(grep -lx '# Arch: x86_64' "$ROOT"/mutants/6.12/*.patch | head -n1)" .patch)
+genm=$(basename "$(grep -Lx '# Arch: .*' "$ROOT"/mutants/6.12/*.patch | head -n1)" .patch)
+printf 'mutant\t%s\tSURVIVED\t79\tx\nmutant\t%s\tCAUGHT\t60\ty\n' "$x86m" "$genm" > "$t/mutants/results.txt"
+RC=0; OUT=$(ARCH=arm64 KVER=6.12 BUILD_DIR=$t MUTANTS_REPORT=$t/report.md "$ROOT/scripts/mutants" --report 2>&1) || RC=1
+check "mutants: ARCH=arm64 --report leaves $x86m (x86_64 only) out of the score, SURVIVED or not ($RC: $(grep -o 'Score: [^*]*' "$t/report.md" 2>/dev/null))" \
+	eval '[ $RC = 0 ] && grep -q "^\*\*Score: 1/1 mutants caught;" "$t/report.md" &&
+	      grep -q "^| $x86m |.*| not run (x86_64 only) |" "$t/report.md" && ! grep -q "^## Rules without a test" "$t/report.md"'
 exit 0

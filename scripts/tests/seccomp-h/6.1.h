@@ -1,4 +1,4 @@
-/* 6.1: include/linux/seccomp.h of 6.1 + patches/6.1, lines 117-143 (scripts/tests/host/bench.sh) */
+/* 6.1: include/linux/seccomp.h of 6.1 + patches/6.1 (before the arm64 patches 14-20), lines 117-143 (scripts/tests/host/bench.sh) */
 
 /**
  * struct seccomp_allowlist - the syscalls a task with seccomp masks may make
