@@ -1,6 +1,7 @@
 #!/bin/bash
 # .ci/run sums the summaries of make check, make check KVER=6.1, make
-# check ARCH=arm64 and make check-debug (fake make).
+# check ARCH=arm64, make check KVER=6.1 ARCH=arm64 and make check-debug
+# (fake make).
 . "$(dirname "$0")/common.sh"
 unset CI_KVER_61 CI_ARM64 CI_CHECK_DEBUG
 mkdir -p "$TMPD/bin"
@@ -14,23 +15,32 @@ cat "$FAKE_MAKE_DIR/$n.txt"; exit "$(cat "$FAKE_MAKE_DIR/$n.rc")"
 MK
 chmod +x "$TMPD/bin/make"
 export FAKE_MAKE_DIR=$TMPD
-ci() {	# ci CHECK_OUT CHECK_RC CHECK61_OUT CHECK61_RC DEBUG_OUT DEBUG_RC [ARM64_OUT ARM64_RC]: sets RC, LAST
+ci() {	# ci CHECK_OUT CHECK_RC CHECK61_OUT CHECK61_RC DEBUG_OUT DEBUG_RC [ARM64_OUT ARM64_RC [ARM64_61_OUT ARM64_61_RC]]: sets RC, LAST
 	printf '%b' "$1" > "$TMPD/check.txt"; echo "$2" > "$TMPD/check.rc"
 	printf '%b' "$3" > "$TMPD/check-KVER=6.1.txt"; echo "$4" > "$TMPD/check-KVER=6.1.rc"
 	printf '%b' "$5" > "$TMPD/check-debug.txt"; echo "$6" > "$TMPD/check-debug.rc"
 	# (the arm64 part adds nothing unless given)
 	printf '%b' "${7:-0 passed, 0 failed, 0 skipped\n}" > "$TMPD/check-ARCH=arm64.txt"; echo "${8:-0}" > "$TMPD/check-ARCH=arm64.rc"
+	# (so does the 6.1 arm64 part)
+	printf '%b' "${9:-0 passed, 0 failed, 0 skipped\n}" > "$TMPD/check-KVER=6.1-ARCH=arm64.txt"; echo "${10:-0}" > "$TMPD/check-KVER=6.1-ARCH=arm64.rc"
 	rm -f "$TMPD/calls"
 	RC=0; PATH=$TMPD/bin:$PATH "$ROOT/.ci/run" > "$TMPD/ci.out" 2>&1 || RC=$?
 	LAST=$(tail -n1 "$TMPD/ci.out")
 }
-ci 'x\n355 passed, 0 failed, 15 skipped\n' 0 '340 passed, 0 failed, 14 skipped\n' 0 '176 passed, 0 failed, 8 skipped\n' 0 '300 passed, 0 failed, 20 skipped\n' 0
-check "ci: four green parts are summed, exit 0 ($LAST)" eval '[ "$RC" = 0 ] && [ "$LAST" = "1171 passed, 0 failed, 57 skipped" ]'
-check "ci: ... make check, make check KVER=6.1, make check ARCH=arm64, make check-debug, in that order" \
-	eval '[ "$(paste -s -d, "$TMPD/calls")" = "check,check KVER=6.1,check ARCH=arm64,check-debug" ]'
+ci 'x\n355 passed, 0 failed, 15 skipped\n' 0 '340 passed, 0 failed, 14 skipped\n' 0 '176 passed, 0 failed, 8 skipped\n' 0 '300 passed, 0 failed, 20 skipped\n' 0 '290 passed, 0 failed, 21 skipped\n' 0
+check "ci: five green parts are summed, exit 0 ($LAST)" eval '[ "$RC" = 0 ] && [ "$LAST" = "1461 passed, 0 failed, 78 skipped" ]'
+check "ci: ... make check, make check KVER=6.1, make check ARCH=arm64, make check KVER=6.1 ARCH=arm64, make check-debug, in that order" \
+	eval '[ "$(paste -s -d, "$TMPD/calls")" = "check,check KVER=6.1,check ARCH=arm64,check KVER=6.1 ARCH=arm64,check-debug" ]'
 check "ci: ... each part named in the report" \
 	eval 'grep -q "^ci: make check: 355 passed" "$TMPD/ci.out" && grep -q "^ci: make check KVER=6.1: 340 passed" "$TMPD/ci.out" &&
-	      grep -q "^ci: make check ARCH=arm64: 300 passed" "$TMPD/ci.out" && grep -q "^ci: make check-debug: 176 passed" "$TMPD/ci.out"'
+	      grep -q "^ci: make check ARCH=arm64: 300 passed" "$TMPD/ci.out" && grep -q "^ci: make check KVER=6.1 ARCH=arm64: 290 passed" "$TMPD/ci.out" &&
+	      grep -q "^ci: make check-debug: 176 passed" "$TMPD/ci.out"'
+ci '1 passed, 0 failed, 0 skipped\n' 0 '2 passed, 0 failed, 0 skipped\n' 0 '3 passed, 0 failed, 0 skipped\n' 0 '4 passed, 0 failed, 0 skipped\n' 0 'no guest\n' 2
+check "ci: a 6.1 arm64 part without a summary counts as 1 failed ($LAST)" eval '[ "$RC" = 1 ] && [ "$LAST" = "10 passed, 1 failed, 0 skipped" ]'
+rm -f "$TMPD/calls"; RC=0; CI_ARM64=0 PATH=$TMPD/bin:$PATH "$ROOT/.ci/run" > "$TMPD/ci.out" 2>&1 || RC=$?
+check "ci: CI_ARM64=0 leaves out both arm64 parts" eval '[ "$RC" = 0 ] && [ "$(paste -s -d, "$TMPD/calls")" = "check,check KVER=6.1,check-debug" ]'
+rm -f "$TMPD/calls"; RC=0; CI_KVER_61=0 PATH=$TMPD/bin:$PATH "$ROOT/.ci/run" > "$TMPD/ci.out" 2>&1 || RC=$?
+check "ci: CI_KVER_61=0 leaves out both 6.1 parts" eval '[ "$RC" = 0 ] && [ "$(paste -s -d, "$TMPD/calls")" = "check,check ARCH=arm64,check-debug" ]'
 ci '1 passed, 0 failed, 0 skipped\n' 0 '2 passed, 0 failed, 0 skipped\n' 0 '3 passed, 0 failed, 0 skipped\n' 0 '4 passed, 5 failed, 0 skipped\n' 2
 check "ci: a failure in the arm64 part fails the sum ($LAST)" eval '[ "$RC" = 1 ] && [ "$LAST" = "10 passed, 5 failed, 0 skipped" ]'
 ci '1 passed, 0 failed, 0 skipped\n' 0 '2 passed, 0 failed, 0 skipped\n' 0 '3 passed, 0 failed, 0 skipped\n' 0 'no guest\n' 2
@@ -49,5 +59,6 @@ check "ci: a failed make with 0 failed counts as 1 failed ($LAST)" eval '[ "$RC"
 ci '1 passed, 0 failed, 0 skipped\nlater: 7 passed, 0 failed, 0 skipped\n2 passed, 0 failed, 0 skipped\n' 0 '3 passed, 0 failed, 0 skipped\n' 0 '' 0
 check "ci: the last summary line of a part counts ($LAST)" eval '[ "$LAST" = "5 passed, 1 failed, 0 skipped" ]'
 check "ci: its logs go to BUILD_DIR" [ -f "$BUILD_DIR/logs/ci-check.out" ]
-check "ci: ... one per part" eval '[ -f "$BUILD_DIR/logs/ci-check-KVER-6.1.out" ] && [ -f "$BUILD_DIR/logs/ci-check-ARCH-arm64.out" ] && [ -f "$BUILD_DIR/logs/ci-check-debug.out" ]'
+check "ci: ... one per part" eval '[ -f "$BUILD_DIR/logs/ci-check-KVER-6.1.out" ] && [ -f "$BUILD_DIR/logs/ci-check-ARCH-arm64.out" ] &&
+	[ -f "$BUILD_DIR/logs/ci-check-KVER-6.1-ARCH-arm64.out" ] && [ -f "$BUILD_DIR/logs/ci-check-debug.out" ]'
 finish
