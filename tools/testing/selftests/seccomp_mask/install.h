@@ -275,12 +275,22 @@ static inline long mask_seccomp_own_other(unsigned int flags, __u32 action,
 }
 #endif
 
+/*
+ * Install or tighten this program's ABI's mask, with @action (0: the
+ * version 1 kill), through seccomp(2) with @use_seccomp, else prctl().
+ */
+static inline int mask_install_action(bool use_seccomp, const struct mask *m,
+				      __u32 action)
+{
+	if (use_seccomp)
+		return mask_seccomp_self(0, action, m);
+	return mask_prctl_action(m, action);
+}
+
 /* Install or tighten this program's ABI's mask, through either call. */
 static inline int mask_install(bool use_seccomp, const struct mask *m)
 {
-	if (use_seccomp)
-		return mask_seccomp1(SELF_ARCH, m);
-	return mask_prctl(m);
+	return mask_install_action(use_seccomp, m, 0);
 }
 
 #ifdef X86_BUILD

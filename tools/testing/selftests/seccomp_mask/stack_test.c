@@ -57,9 +57,7 @@ static int install_getppid_mask(bool via_seccomp, __u32 action)
 	struct mask m;
 
 	mask_all_but(&m, __NR_getppid);
-	if (via_seccomp)
-		return mask_seccomp_self(0, action, &m);
-	return mask_prctl_action(&m, action);
+	return mask_install_action(via_seccomp, &m, action);
 }
 
 /*

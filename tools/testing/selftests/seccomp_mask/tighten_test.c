@@ -78,18 +78,55 @@ TEST_F(tighten, subset_works_and_is_enforced)
 	ASSERT_CHILD_DENIED(pid);
 }
 
+/*
+ * The same mask again, with the same action (ERRNO): that works and
+ * changes nothing. The Seccomp lines of /proc/self/status (the mask of
+ * each ABI, the action) read the same before and after; getpid, in the
+ * mask, runs; getppid, out of it, still gets the errno. The same mask
+ * once more with the kill, a stronger action: the masks of both ABIs
+ * still read the same, and getppid now kills right at the call.
+ */
 TEST_F(tighten, same_mask_again_works)
 {
+	const __u32 deny = SECCOMP_RET_ERRNO | MASK_ERRNO;
 	struct mask m;
 	pid_t pid;
 
-	if (!require_mask(_metadata))
-		return;
 	mask_all_but(&m, __NR_getppid);
-	pid = fork_tightened(_metadata, variant->use_seccomp, &m, &m, 0);
-	if (pid == 0)
+	pid = fork_mask_child(_metadata);
+	if (pid == 0) {
+		char before[8192], after[8192], other[4096];
+		pid_t self = getpid();
+
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_install_action(variant->use_seccomp, &m,
+						 deny) == 0);
+		CHILD_ASSERT(seccomp_lines(0, false, before, sizeof(before)));
+		CHILD_ASSERT(mask_install_action(variant->use_seccomp, &m,
+						 deny) == 0);
+		CHILD_ASSERT(seccomp_lines(0, false, after, sizeof(after)));
+		CHILD_ASSERT(!strcmp(before, after));
+		CHILD_ASSERT(status_shows_mask(0, &m));
+		CHILD_ASSERT(status_shows_action(0, deny));
+		CHILD_ASSERT(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 3);
+		CHILD_ASSERT(syscall(__NR_getpid) == self);
+		errno = 0;
+		CHILD_ASSERT(syscall(__NR_getppid) == -1 && errno == MASK_ERRNO);
+
+		CHILD_ASSERT(mask_install_action(variant->use_seccomp, &m,
+						 0) == 0);
+		CHILD_ASSERT(status_shows_mask(0, &m));
+		/* The other ABI's line, where the kernel has one. */
+		CHILD_ASSERT(!status_field(before, mask_line(true), other,
+					   sizeof(other)) ||
+			     status_is(0, mask_line(true), other));
+		CHILD_ASSERT(status_shows_action(0, 0));
+		CHILD_ASSERT(syscall(__NR_getpid) == self);
+		CHILD_DENIED(syscall(__NR_getppid));
 		_exit(0);
-	ASSERT_CHILD_OK(pid);
+	}
+	if (pid > 0)
+		ASSERT_CHILD_DENIED(pid);
 }
 
 TEST_F(tighten, superset_fails_with_eperm_and_keeps_old_mask)
