@@ -366,42 +366,6 @@ TEST_F(core, siginfo_note_names_syscall_and_abi)
 }
 
 /*
- * The audit record, through printk when no audit daemon listens: find the
- * type=1326 record of @pid in what was logged since kmsg_open_at_end()
- * gave @fd, for 5 s at the most.
- */
-static bool find_audit_record(int fd, pid_t pid, char *rec, size_t len)
-{
-	char buf[8192], key[32];
-	struct timespec ts = { 0, 50 * 1000 * 1000 };
-	double deadline = now() + 5;
-
-	snprintf(key, sizeof(key), " pid=%d ", pid);
-	for (;;) {
-		ssize_t n;
-
-		while ((n = read(fd, buf, sizeof(buf) - 1)) > 0 ||
-		       (n < 0 && errno == EPIPE)) {
-			char *msg;
-
-			if (n < 0)
-				continue;
-			buf[n] = '\0';
-			msg = strchr(buf, ';');
-			if (msg && strstr(msg, "type=1326") &&
-			    strstr(msg, key)) {
-				snprintf(rec, len, "%s", msg + 1);
-				rec[strcspn(rec, "\n")] = '\0';
-				return true;
-			}
-		}
-		if (now() >= deadline)
-			return false;
-		nanosleep(&ts, NULL);
-	}
-}
-
-/*
  * The audit record, from the audit netlink socket: this process registers
  * as the audit daemon for the test, so printk's rate limit cannot drop
  * the record. Returns the netlink errno of AUDIT_SET.
@@ -457,145 +421,16 @@ static void audit_unregister(int fd)
 	close(fd);
 }
 
-/* Find the AUDIT_SECCOMP record of @pid; gives up after 5 s of silence. */
-static bool receive_audit_record(int fd, pid_t pid, char *rec, size_t len)
-{
-	char buf[8192], key[32];
-	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
-	ssize_t n;
-
-	snprintf(key, sizeof(key), " pid=%d ", pid);
-	while ((n = recv(fd, buf, sizeof(buf) - 1, 0)) > 0) {
-		if (n < (ssize_t)NLMSG_HDRLEN || nlh->nlmsg_type != AUDIT_SECCOMP)
-			continue;
-		/*
-		 * One record per datagram; audit sets nlmsg_len to the length
-		 * of the text alone, so take the datagram's length instead.
-		 */
-		snprintf(rec, len, "%.*s", (int)(n - NLMSG_HDRLEN),
-			 (char *)NLMSG_DATA(nlh));
-		if (strstr(rec, key))
-			return true;
-	}
-	return false;
-}
-
-FIXTURE(audit) {
-	int kmsg;
-	int netlink;
-};
-
-FIXTURE_VARIANT(audit) {
-	bool other_abi;
-};
-
-FIXTURE_VARIANT_ADD(audit, own_abi) { .other_abi = false };
-FIXTURE_VARIANT_ADD(audit, other_abi) { .other_abi = true };
-
-#define ACTIONS_LOGGED "/proc/sys/kernel/seccomp/actions_logged"
-
-FIXTURE_SETUP(audit)
-{
-	char logged[256];
-
-	self->kmsg = -1;
-	self->netlink = -1;
-	if (access("/proc/self/loginuid", F_OK))
-		SKIP_UNLESS_REQUIRED(return,
-				     "CONFIG_AUDIT not enabled (no /proc/self/loginuid)");
-	ASSERT_TRUE(read_file(ACTIONS_LOGGED, logged, sizeof(logged)));
-	ASSERT_TRUE(!!strstr(logged, "kill_process")) {
-		TH_LOG("%s: %s", ACTIONS_LOGGED, logged);
-	}
-	self->netlink = audit_register();
-	if (self->netlink >= 0)
-		return;
-	TH_LOG("cannot register as the audit daemon: reading /dev/kmsg");
-	self->kmsg = kmsg_open_at_end();
-	if (self->kmsg < 0)
-		SKIP_UNLESS_REQUIRED(return, "cannot read /dev/kmsg: %s",
-				     strerror(errno));
-}
-
-FIXTURE_TEARDOWN(audit)
-{
-	if (self->kmsg >= 0)
-		close(self->kmsg);
-	if (self->netlink >= 0)
-		audit_unregister(self->netlink);
-}
-
-/* The record of expected(@other_abi)'s call, with @sig and action @code. */
-static void check_record(struct __test_metadata *const _metadata,
-			 const char *rec, bool other_abi, int sig, __u32 code)
-{
-	struct expected_kill e = expected(other_abi);
-
-	expect_audit_field(_metadata, rec, "syscall", "%d", e.nr);
-	expect_audit_field(_metadata, rec, "arch", "%x", e.arch);
-	expect_audit_field(_metadata, rec, "compat", "%d", e.compat);
-	expect_audit_field(_metadata, rec, "sig", "%d", sig);
-	expect_audit_field(_metadata, rec, "code", "0x%x", code);
-}
-
-TEST_F(audit, record_names_syscall_abi_and_compat)
-{
-	char rec[1024];
-	int attempt, attempts;
-	pid_t pid;
-
-	if (!require_mask(_metadata))
-		return;
-	if (variant->other_abi && !require_other_abi(_metadata))
-		return;
-	/* printk is rate limited: more attempts after its interval. */
-	attempts = self->netlink >= 0 ? 1 : 3;
-	for (attempt = 0; attempt < attempts; attempt++) {
-		struct helper_marker mk;
-		int status;
-
-		if (attempt)
-			sleep(6);
-		ASSERT_EQ(0, helper_marker_open(&mk));
-		pid = fork_child(_metadata);
-		if (pid == 0) {
-			close(mk.fd[0]);
-			masked_getppid(variant->other_abi, mk.fd[1]);
-		}
-		close(mk.fd[1]);
-		status = child_wait(_metadata, pid);
-		ASSERT_TRUE(masked_getppid_killed(_metadata, variant->other_abi,
-						  status, &mk, __LINE__));
-		if (self->netlink >= 0 ?
-		    receive_audit_record(self->netlink, pid, rec, sizeof(rec)) :
-		    find_audit_record(self->kmsg, pid, rec, sizeof(rec)))
-			break;
-	}
-	ASSERT_LT(attempt, attempts) {
-		TH_LOG("no type=1326 record for the killed child");
-	}
-	TH_LOG("%s", rec);
-
-	/* SIGSYS, killed as by SECCOMP_RET_KILL_PROCESS. */
-	check_record(_metadata, rec, variant->other_abi, SIGSYS,
-		     SECCOMP_RET_KILL_PROCESS);
-}
-
 /*
- * actions_logged decides, for the mask as for filters, whether a call is
- * logged: a kill when it names kill_process, the log action when it names
- * log. TRAP and ERRNO are logged for a filter only when it was installed
- * with SECCOMP_FILTER_FLAG_LOG, which the mask has no equivalent of: as
- * for a filter without it, they are never logged, whatever actions_logged
- * says.
- *
- * A "no record" answer is only meaningful against a later record that
- * must come: after the child's call, a second child (the marker) makes a
- * call that a BPF filter, not the mask, answers with an action
- * actions_logged does log. The kernel queues a record in the very syscall
- * that logs it, and the marker starts after the first child was reaped,
- * so audit delivers any record of the first child before the marker's:
- * none before the marker's is none at all. No fixed wait is involved.
+ * Did a child's call leave a seccomp audit record (type 1326)? Any answer
+ * is only meaningful against a later record that must come: after the
+ * child's call, a second child (the marker) makes a call that a BPF
+ * filter, not the mask, answers with an action actions_logged does log.
+ * The kernel queues a record in the very syscall that logs it, and the
+ * marker starts after the first child was reaped, so audit delivers any
+ * record of the first child before the marker's: none before the marker's
+ * is none at all. No fixed wait is involved: the wait ends with the
+ * marker's record, or at a deadline.
  */
 
 /* How long a record may take to come: past printk's rate-limit interval, 5 s. */
@@ -654,7 +489,11 @@ static enum audit_read next_seccomp_record(int kmsg, int netlink,
 			if (n < (ssize_t)NLMSG_HDRLEN ||
 			    nlh->nlmsg_type != AUDIT_SECCOMP)
 				continue;
-			/* The datagram's length: see receive_audit_record(). */
+			/*
+			 * One record per datagram; audit sets nlmsg_len to
+			 * the length of the text alone, so take the
+			 * datagram's length instead.
+			 */
 			snprintf(rec, len, "%.*s", (int)(n - NLMSG_HDRLEN),
 				 (char *)NLMSG_DATA(nlh));
 			return AUDIT_READ_RECORD;
@@ -720,6 +559,12 @@ static void no_core(void)
 	struct rlimit rl = { 0, 0 };
 
 	CHILD_ASSERT(setrlimit(RLIMIT_CORE, &rl) == 0);
+}
+
+/* Does @action kill the process: SECCOMP_RET_KILL_PROCESS, or version 1's 0? */
+static bool action_kills(__u32 action)
+{
+	return !action || action == SECCOMP_RET_KILL_PROCESS;
 }
 
 /*
@@ -796,7 +641,7 @@ static void marker_getppid(__u32 ret)
 		pid_t __pid = fork_child(_metadata);			\
 		if (__pid == 0)						\
 			call;						\
-		if ((action) == SECCOMP_RET_KILL_PROCESS)		\
+		if (action_kills(action))				\
 			ASSERT_CHILD_DENIED(__pid);			\
 		else							\
 			ASSERT_CHILD_OK(__pid);				\
@@ -823,7 +668,7 @@ static pid_t run_getppid_takes(struct __test_metadata *const _metadata,
 		close(mk.fd[0]);
 		getppid_takes(other_abi, action, mk.fd[1]);
 	}
-	if (action == SECCOMP_RET_KILL_PROCESS) {
+	if (action_kills(action)) {
 		close(mk.fd[1]);
 		status = child_wait(_metadata, pid);
 		ASSERT_TRUE(masked_getppid_killed(_metadata, other_abi, status,
@@ -836,7 +681,142 @@ static pid_t run_getppid_takes(struct __test_metadata *const _metadata,
 	return pid;
 }
 
-/* actions_logged saved by the setup, and restored by the teardown. */
+/*
+ * A child calls getppid, which its mask denies with @action, through the
+ * ABI @other_abi names; then the marker child, whose getppid a filter
+ * answers with @marker_action. Did the first child's call leave a record
+ * (in @rec) before the marker's, read from the audit socket @netlink or,
+ * when that is -1, from /dev/kmsg (@kmsg)? Through /dev/kmsg, an unknown
+ * answer (printk's rate limit) is tried again with new children, in a new
+ * interval of the rate limit: audit_outcome() waited past its 5 s, or
+ * read the "callbacks suppressed" that begins one. Fails the test when no
+ * attempt gets an answer.
+ */
+static bool call_recorded(struct __test_metadata *const _metadata, int kmsg,
+			  int netlink, bool other_abi, __u32 action,
+			  __u32 marker_action, char *rec, size_t len)
+{
+	int attempt, attempts = kmsg >= 0 ? 3 : 1;
+	enum audit_outcome outcome = AUDIT_UNKNOWN;
+	pid_t pid, marker;
+
+	for (attempt = 0; attempt < attempts; attempt++) {
+		if (kmsg >= 0)
+			ASSERT_LE(0, lseek(kmsg, 0, SEEK_END));
+		pid = run_getppid_takes(_metadata, other_abi, action);
+		marker = RUN_CHILD(marker_action, marker_getppid(marker_action));
+		outcome = audit_outcome(kmsg, netlink, pid, marker, rec, len);
+		if (outcome != AUDIT_UNKNOWN)
+			break;
+		TH_LOG("attempt %d: %s: no record of marker %d (after %d) in %d s, or lost",
+		       attempt + 1,
+		       netlink >= 0 ? "the audit socket" : "/dev/kmsg",
+		       marker, pid, AUDIT_WAIT_S);
+	}
+	ASSERT_NE(AUDIT_UNKNOWN, outcome) {
+		TH_LOG("the marker's record never came: nothing can be concluded");
+	}
+	return outcome == AUDIT_HAS_RECORD;
+}
+
+/*
+ * Three rounds of children at most (kmsg), each bounded: well within the
+ * timeout, so that the teardown always runs.
+ */
+#define AUDIT_TIMEOUT		90
+
+FIXTURE(audit) {
+	int kmsg;
+	int netlink;
+};
+
+FIXTURE_VARIANT(audit) {
+	bool other_abi;
+};
+
+FIXTURE_VARIANT_ADD(audit, own_abi) { .other_abi = false };
+FIXTURE_VARIANT_ADD(audit, other_abi) { .other_abi = true };
+
+#define ACTIONS_LOGGED "/proc/sys/kernel/seccomp/actions_logged"
+
+FIXTURE_SETUP(audit)
+{
+	char logged[256];
+
+	self->kmsg = -1;
+	self->netlink = -1;
+	if (access("/proc/self/loginuid", F_OK))
+		SKIP_UNLESS_REQUIRED(return,
+				     "CONFIG_AUDIT not enabled (no /proc/self/loginuid)");
+	ASSERT_TRUE(read_file(ACTIONS_LOGGED, logged, sizeof(logged)));
+	ASSERT_TRUE(!!strstr(logged, "kill_process")) {
+		TH_LOG("%s: %s", ACTIONS_LOGGED, logged);
+	}
+	self->netlink = audit_register();
+	if (self->netlink >= 0)
+		return;
+	TH_LOG("cannot register as the audit daemon: reading /dev/kmsg");
+	self->kmsg = kmsg_open_at_end();
+	if (self->kmsg < 0)
+		SKIP_UNLESS_REQUIRED(return, "cannot read /dev/kmsg: %s",
+				     strerror(errno));
+}
+
+FIXTURE_TEARDOWN(audit)
+{
+	if (self->kmsg >= 0)
+		close(self->kmsg);
+	if (self->netlink >= 0)
+		audit_unregister(self->netlink);
+}
+
+/* The record of expected(@other_abi)'s call, with @sig and action @code. */
+static void check_record(struct __test_metadata *const _metadata,
+			 const char *rec, bool other_abi, int sig, __u32 code)
+{
+	struct expected_kill e = expected(other_abi);
+
+	expect_audit_field(_metadata, rec, "syscall", "%d", e.nr);
+	expect_audit_field(_metadata, rec, "arch", "%x", e.arch);
+	expect_audit_field(_metadata, rec, "compat", "%d", e.compat);
+	expect_audit_field(_metadata, rec, "sig", "%d", sig);
+	expect_audit_field(_metadata, rec, "code", "0x%x", code);
+}
+
+/*
+ * The record of a kill by version 1's action 0, which actions_logged
+ * logs as kill_process (the setup checked it names it): a first child's
+ * call, then the marker's, which a filter kills (call_recorded()).
+ */
+TEST_F_TIMEOUT(audit, record_names_syscall_abi_and_compat, AUDIT_TIMEOUT)
+{
+	char rec[1024];
+
+	if (!require_mask(_metadata))
+		return;
+	if (variant->other_abi && !require_other_abi(_metadata))
+		return;
+	ASSERT_TRUE(call_recorded(_metadata, self->kmsg, self->netlink,
+				  variant->other_abi, 0,
+				  SECCOMP_RET_KILL_PROCESS, rec, sizeof(rec))) {
+		TH_LOG("no type=1326 record of the killed child before the marker's: %s",
+		       rec);
+	}
+	TH_LOG("%s", rec);
+
+	/* SIGSYS, killed as by SECCOMP_RET_KILL_PROCESS. */
+	check_record(_metadata, rec, variant->other_abi, SIGSYS,
+		     SECCOMP_RET_KILL_PROCESS);
+}
+
+/*
+ * actions_logged decides, for the mask as for filters, whether a call is
+ * logged: a kill when it names kill_process, the log action when it names
+ * log. TRAP and ERRNO are logged for a filter only when it was installed
+ * with SECCOMP_FILTER_FLAG_LOG, which the mask has no equivalent of: as
+ * for a filter without it, they are never logged, whatever actions_logged
+ * says. The setup saves actions_logged, the teardown restores it.
+ */
 FIXTURE(logged) {
 	pid_t owner;		/* the process that has kmsg and netlink */
 	int kmsg;
@@ -943,13 +923,10 @@ static void log_all_but(struct __test_metadata *const _metadata,
 }
 
 /*
- * With actions_logged set to every action but @without: a child calls
- * getppid, which its mask denies with @action, through the ABI the
- * variant names; then the marker child. Did the first child's call leave
- * a record (in @rec)? The marker's action is one actions_logged names:
- * log when kill_process is left out, else kill_process. Through
- * /dev/kmsg, an unknown answer (printk's rate limit) is tried again, with
- * new children: the rate limit's interval has passed by then.
+ * With actions_logged set to every action but @without, call_recorded()
+ * with @action: did the call leave a record (in @rec)? The marker's
+ * action is one actions_logged names: log when kill_process is left out,
+ * else kill_process.
  */
 static bool call_logged(struct __test_metadata *const _metadata,
 			struct _test_data_logged *self, bool other_abi,
@@ -958,27 +935,10 @@ static bool call_logged(struct __test_metadata *const _metadata,
 {
 	__u32 marker_action = without && !strcmp(without, "kill_process") ?
 		SECCOMP_RET_LOG : SECCOMP_RET_KILL_PROCESS;
-	int attempt, attempts = self->kmsg >= 0 ? 3 : 1;
-	enum audit_outcome outcome = AUDIT_UNKNOWN;
-	pid_t pid, marker;
 
 	log_all_but(_metadata, without);
-	for (attempt = 0; attempt < attempts; attempt++) {
-		if (self->kmsg >= 0)
-			ASSERT_LE(0, lseek(self->kmsg, 0, SEEK_END));
-		pid = run_getppid_takes(_metadata, other_abi, action);
-		marker = RUN_CHILD(marker_action, marker_getppid(marker_action));
-		outcome = audit_outcome(self->kmsg, self->netlink, pid, marker,
-					rec, len);
-		if (outcome != AUDIT_UNKNOWN)
-			break;
-		TH_LOG("attempt %d: no record of marker (pid %d) in %d s, or records dropped",
-		       attempt + 1, marker, AUDIT_WAIT_S);
-	}
-	ASSERT_NE(AUDIT_UNKNOWN, outcome) {
-		TH_LOG("the marker's record never came: nothing can be concluded");
-	}
-	return outcome == AUDIT_HAS_RECORD;
+	return call_recorded(_metadata, self->kmsg, self->netlink, other_abi,
+			     action, marker_action, rec, len);
 }
 
 /* Is the mask mode there, and the ABI the variant names? */
@@ -990,12 +950,6 @@ static bool logged_ready(struct __test_metadata *const _metadata,
 		return false;
 	return !other_abi || require_other_abi(_metadata);
 }
-
-/*
- * Three rounds of children at most (kmsg), each bounded: well within the
- * timeout, so that the teardown always runs.
- */
-#define LOGGED_TIMEOUT		90
 
 /*
  * logged_ready(), then call_logged() with @action, and actions_logged
@@ -1032,38 +986,38 @@ static void expect_logged(struct __test_metadata *const _metadata,
 		     action == SECCOMP_RET_KILL_PROCESS ? SIGSYS : 0, action);
 }
 
-TEST_F_TIMEOUT(logged, kill_logged_with_kill_process, LOGGED_TIMEOUT)
+TEST_F_TIMEOUT(logged, kill_logged_with_kill_process, AUDIT_TIMEOUT)
 {
 	expect_logged(_metadata, self, variant->other_abi,
 		      SECCOMP_RET_KILL_PROCESS, NULL, true);
 }
 
-TEST_F_TIMEOUT(logged, kill_not_logged_without_kill_process, LOGGED_TIMEOUT)
+TEST_F_TIMEOUT(logged, kill_not_logged_without_kill_process, AUDIT_TIMEOUT)
 {
 	expect_logged(_metadata, self, variant->other_abi,
 		      SECCOMP_RET_KILL_PROCESS, "kill_process", false);
 }
 
-TEST_F_TIMEOUT(logged, log_logged_with_log, LOGGED_TIMEOUT)
+TEST_F_TIMEOUT(logged, log_logged_with_log, AUDIT_TIMEOUT)
 {
 	expect_logged(_metadata, self, variant->other_abi, SECCOMP_RET_LOG,
 		      NULL, true);
 }
 
-TEST_F_TIMEOUT(logged, log_not_logged_without_log, LOGGED_TIMEOUT)
+TEST_F_TIMEOUT(logged, log_not_logged_without_log, AUDIT_TIMEOUT)
 {
 	expect_logged(_metadata, self, variant->other_abi, SECCOMP_RET_LOG,
 		      "log", false);
 }
 
 /* As for a filter without SECCOMP_FILTER_FLAG_LOG: trap in actions_logged or not. */
-TEST_F_TIMEOUT(logged, trap_not_logged_even_with_trap, LOGGED_TIMEOUT)
+TEST_F_TIMEOUT(logged, trap_not_logged_even_with_trap, AUDIT_TIMEOUT)
 {
 	expect_logged(_metadata, self, variant->other_abi, SECCOMP_RET_TRAP,
 		      NULL, false);
 }
 
-TEST_F_TIMEOUT(logged, errno_not_logged_even_with_errno, LOGGED_TIMEOUT)
+TEST_F_TIMEOUT(logged, errno_not_logged_even_with_errno, AUDIT_TIMEOUT)
 {
 	expect_logged(_metadata, self, variant->other_abi,
 		      SECCOMP_RET_ERRNO | MASK_ERRNO, NULL, false);
