@@ -363,13 +363,6 @@ TEST_F(stacking, is_allowed_and_the_mask_still_denies)
 	ASSERT_CHILD_DENIED(pid);
 }
 
-/* A mask request in strict mode is killed by strict mode. */
-TEST(mask_over_strict_is_killed_by_strict_mode)
-{
-	if (require_mask(_metadata))
-		assert_mask_over_strict_killed(_metadata, 0);
-}
-
 /*
  * Mode 2 is still the BPF filter, whatever the unused fourth and fifth
  * prctl() registers hold. Upstream behaviour, which passes without the

@@ -340,22 +340,6 @@ static inline pid_t fork_strict(struct __test_metadata *const _metadata,
 	} while (0)
 
 /*
- * In strict mode the prctl() and seccomp() calls themselves are not
- * allowed: a child in strict mode (after no_new_privs) that asks for a
- * mask with @action must be killed by strict mode (SIGKILL) at that call,
- * which installs nothing.
- */
-static inline void
-assert_mask_over_strict_killed(struct __test_metadata *const _metadata,
-			       unsigned long action)
-{
-	struct mask m;
-
-	mask_all(&m, SECCOMP_MASK_MAX_BITS);
-	ASSERT_STRICT_DENIES(true, mask_prctl_action(&m, action));
-}
-
-/*
  * In a child with @m installed (see fork_masked()), @call must be denied:
  * the child must be killed by SIGSYS right at it.
  */
