@@ -269,25 +269,10 @@ static inline bool other_abi_available(void)
 
 #ifndef SECCOMP_MASK_NO_HARNESS
 /*
- * require_mask(), then, when @other_abi, the second x86 ABI: false, with
- * the test skipped, without it (a skip even with SECCOMP_MASK_REQUIRED=1,
- * unlike require_other_abi()).
+ * The second ABI (other_abi_available()): false without it, with the test
+ * skipped, or failed with SECCOMP_MASK_REQUIRED=1 (the harness kernel has
+ * CONFIG_IA32_EMULATION or CONFIG_COMPAT, and builds the mask_helpers).
  */
-static inline bool require_mask_with_abi(struct __test_metadata *const _metadata,
-					 bool other_abi)
-{
-	if (!require_mask(_metadata))
-		return false;
-	if (other_abi && !other_abi_available())
-		SKIP_UNLESS_REQUIRED(return false,
-				     "the kernel has no second ABI (%s)",
-				     OTHER_ABI_WHY);
-	return true;
-}
-#endif
-
-#if defined(TWO_ABIS) && !defined(SECCOMP_MASK_NO_HARNESS)
-/* False, with the test skipped (or failed: required), without that ABI. */
 static inline bool require_other_abi(struct __test_metadata *const _metadata)
 {
 	if (!other_abi_available())
@@ -295,6 +280,18 @@ static inline bool require_other_abi(struct __test_metadata *const _metadata)
 				     "the kernel has no second ABI (%s)",
 				     OTHER_ABI_WHY);
 	return true;
+}
+
+/*
+ * require_mask(), then, when @other_abi, require_other_abi(): false, with
+ * the test skipped (or failed: required), without either.
+ */
+static inline bool require_mask_with_abi(struct __test_metadata *const _metadata,
+					 bool other_abi)
+{
+	if (!require_mask(_metadata))
+		return false;
+	return !other_abi || require_other_abi(_metadata);
 }
 #endif
 
