@@ -17,7 +17,8 @@
  * for AArch32). Arguments are random and boundary values: nbits 0, 1, 7, 8,
  * 1024, 1025, huge; NULL, unmapped, PROT_NONE, read-only, page-straddling
  * pointers and objects ending exactly at a page that is not readable;
- * random flags and reserved fields; duplicate and unknown arches; nr_masks
+ * random flags and reserved fields; invalid actions, valid ones with a
+ * bit no action has among them; duplicate and unknown arches; nr_masks
  * 0 and huge; version 3: the set's size (below the first layout, larger
  * with a zero or non-zero tail, above a page), its __reserved word, the
  * SPEC_ALLOW flag, and operation 5 (the feature query) with NULL.
@@ -33,8 +34,9 @@
  * it, and probes the masks: grandchildren (or the child itself when fork
  * is denied) make allowed and denied syscalls of both ABIs, numbers the
  * kernel does not implement (the answer they get with no mask), numbers
- * >= 1024, x32 numbers and -1 (denied), and the uretprobe syscall (never
- * denied; before 6.11 an unimplemented number).
+ * >= 1024, x32 numbers and negative ones, -2 and INT_MIN among them
+ * (denied), -1 (never denied) and the uretprobe syscall (never denied;
+ * before 6.11 an unimplemented number).
  *
  * A second phase runs several threads of one process that install and
  * tighten their own masks at once (each against its own model) while

@@ -232,8 +232,12 @@ struct fixed {
 /*
  * An action for prctl's fifth argument or seccomp_mask_set.action: mostly
  * 0, sometimes SECCOMP_RET_KILL_PROCESS (the same), sometimes a value the
- * contract refuses. The actions that change what a denied call does
- * (trap, errno, log) are left to action_test.c: this model kills.
+ * contract refuses (EINVAL): among them valid actions with a bit no action
+ * has (bit 31 on TRAP, ERRNO | 1 and LOG, bit 30 alone, bit 20 on ERRNO |
+ * 1), which a kernel that checks SECCOMP_RET_ACTION, or the action part
+ * under a mask, takes for the valid one. The actions that change what a
+ * denied call does (trap, errno, log) are left to action_test.c: this
+ * model kills.
  */
 static unsigned int gen_action(void)
 {
@@ -242,6 +246,9 @@ static unsigned int gen_action(void)
 		SECCOMP_RET_TRACE | 1, SECCOMP_RET_ERRNO, SECCOMP_RET_ERRNO | 4096,
 		SECCOMP_RET_ERRNO | 0xffff, SECCOMP_RET_KILL_PROCESS | 1, 0x12345678,
 		0xffffffff, SECCOMP_RET_LOG | 1,
+		0x80000000 | SECCOMP_RET_TRAP, 0x80000000 | SECCOMP_RET_ERRNO | 1,
+		0x80000000 | SECCOMP_RET_LOG, 0x40000000,
+		SECCOMP_RET_ERRNO | 0x00100000 | 1,
 	};
 
 	if (chance(90))
@@ -249,6 +256,7 @@ static unsigned int gen_action(void)
 	return bad[rn(ARRAY_SIZE(bad))];
 }
 
+/* The whole value, all 32 bits (64 for prctl's): 0 or KILL_PROCESS. */
 static bool action_valid(unsigned long action)
 {
 	return action == 0 || action == SECCOMP_RET_KILL_PROCESS;

@@ -33,11 +33,12 @@ static void gen_probe(struct probe *p, const struct model *m)
 			p->nr = chance(50) ? unimpl32[rn(ARRAY_SIZE(unimpl32))] :
 					     463 + (int)rn(MAXB - 463);
 	} else if (k < 95) {
+		/* every negative number but -1 is denied; -X32_BIT - 1: -1 without bit 30 */
 		static const long never[] = { MAXB, MAXB + 1, 4096, 0x7fffffff, -1, X32_BIT + 39,
-					      X32_BIT + 1 };
+					      X32_BIT + 1, -2, INT_MIN, -X32_BIT - 1 };
 
 		p->kind = 2;
-		p->nr = never[rn(7)];
+		p->nr = never[rn(ARRAY_SIZE(never))];
 		if (p->abi == ABI32 && p->nr > 0x7fffffff)
 			p->nr = MAXB;
 		/* version 2: -1 is never denied: the unimplemented answer */
@@ -85,12 +86,16 @@ static void gen_probe(struct probe *p, const struct model *m)
 			p->nr = chance(50) ? unimpl32[rn(ARRAY_SIZE(unimpl32))] :
 					     463 + (int)rn(MAXB - 463);
 	} else if (k < 90 || p->abi == ABI64) {
+		/* every negative number but -1 is denied */
 		static const long never64[] = { MAXB, MAXB + 1, 4096, 0x7fffffff, -1,
-						X32_BIT + 39, X32_BIT + 1, -2 };
-		/* AArch32 raises SIGILL from 0x0f0800 on, without a mask */
+						X32_BIT + 39, X32_BIT + 1, -2, INT_MIN };
+		/*
+		 * AArch32 raises SIGILL from 0x0f0800 on, without a mask
+		 * (a negative number is below it: -ENOSYS)
+		 */
 		static const long never32[] = { MAXB, MAXB + 1, 4096, ARM_PRIVATE_END - 1, -1,
 						ARM_PRIVATE_BASE + ARM_PRIVATE_NR,
-						ARM_PRIVATE_BASE - 1, -2 };
+						ARM_PRIVATE_BASE - 1, -2, INT_MIN };
 
 		p->kind = 2;
 		p->nr = p->abi == ABI64 ? never64[rn(ARRAY_SIZE(never64))] :
