@@ -2,29 +2,33 @@
 /*
  * Seccomp mask mode: the mask never skips the other syscall entry work.
  * A call the mask allows still goes through syscall user dispatch
- * (sud.*) and is still audited (audit.*), exactly as without a mask.
- * (ptrace, the third kind of entry work, is in ptrace_test.c: the entry
- * and the exit stop of an allowed call.)
+ * (sud.*), is still audited (audit.*) and still fires the syscall
+ * tracepoints at entry and exit (tracepoint.*), exactly as without a
+ * mask. (ptrace, the fourth kind of entry work, is in ptrace_test.c: the
+ * entry and the exit stop of an allowed call.)
  *
  * Where each part runs:
- * - audit.*: every build, both ABIs of both 64-bit kernels: x86-64
- *   (_64) and ia32 (_32, int $0x80), AArch64 (_64) and AArch32 (_32,
- *   the compat ABI of arm64).
+ * - audit.* and tracepoint.*: every build, both ABIs of both 64-bit
+ *   kernels: x86-64 (_64) and ia32 (_32, int $0x80), AArch64 (_64) and
+ *   AArch32 (_32, the compat ABI of arm64).
  * - sud.*: x86 only (X86_BUILD). Syscall user dispatch is part of the
  *   generic entry code, which arm64 (6.12) does not use: the tests are
  *   compiled out of the arm64 programs, not skipped.
  *
  * The order at syscall entry, x86 on both bases (kernel/entry/common.c,
  * syscall_trace_enter()): syscall user dispatch first, then ptrace, then
- * seccomp (the mask, then the filters), then audit. arm64
- * (arch/arm64/kernel/ptrace.c, syscall_trace_enter()): ptrace, seccomp,
- * the syscall tracepoint, audit; at exit (syscall_trace_exit()) audit,
- * the tracepoint, ptrace. The inline shortcut of the mask (x86:
+ * seccomp (the mask, then the filters), then the sys_enter tracepoint,
+ * then audit; at exit (syscall_exit_work()) audit, the sys_exit
+ * tracepoint, ptrace. arm64 (arch/arm64/kernel/ptrace.c,
+ * syscall_trace_enter()): ptrace, seccomp, the sys_enter tracepoint,
+ * audit; at exit (syscall_trace_exit()) audit, the sys_exit tracepoint,
+ * ptrace. The inline shortcut of the mask (x86:
  * syscall_enter_from_user_mode_work(); arm64: el0_svc_common() in
- * arch/arm64/kernel/syscall.c, which then skips syscall_trace_exit() as
- * well) is taken only when seccomp is the only syscall work, so a task
- * with dispatch on or an audit context always takes the slow path.
- * Hence:
+ * arch/arm64/kernel/syscall.c, which then runs syscall_trace_exit() only
+ * for the work the flags show after the call) is taken only when seccomp
+ * is the only syscall work, so a task with dispatch on, an audit context
+ * or the syscall tracepoints registered (by any perf event or trace
+ * instance, on every task) always takes the slow path. Hence:
  *
  * - (x86) A call that dispatch blocks, allowed or denied by the mask, is
  *   rolled back and becomes a SIGSYS with si_code SYS_USER_DISPATCH: it
@@ -37,6 +41,9 @@
  * - An allowed call is audited once, with its number, its ABI and its
  *   return value: an inline check taken for a task with an audit context
  *   would leave no record at all.
+ * - An allowed call fires sys_enter and sys_exit once each, as counted by
+ *   perf: an inline check taken while the tracepoints are registered
+ *   would skip sys_enter (no event at all for the allowed calls).
  *
  * Every call the tests judge is a raw syscall of this program's ABI
  * (own_sys(), sud_call_*()): in the x86 32-bit program it goes through
@@ -45,8 +52,10 @@
  */
 
 #include <linux/netlink.h>
+#include <linux/perf_event.h>
 #include <poll.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 
 #include "common.h"
@@ -735,6 +744,237 @@ TEST_F(audit, allowed_call_makes_one_syscall_record)
 	expect_audit_field(_metadata, a->rec, "success", "yes");
 	expect_audit_field(_metadata, a->rec, "exit", "%d", pid);
 	expect_audit_field(_metadata, a->rec, "a0", "%x", AUDIT_A0);
+}
+
+/*
+ * The syscall tracepoints raw_syscalls:sys_enter and sys_exit, counted by
+ * perf. The child opens a counting event of each (PERF_TYPE_TRACEPOINT,
+ * with the event's id from tracefs) on itself, in one group, before it
+ * installs its mask; then it reads both counts with one read(), makes
+ * TP_CALLS getppid() calls and reads both counts again. Opening the events
+ * registers the tracepoints, which gives every task their syscall work
+ * (x86: SYSCALL_WORK_SYSCALL_TRACEPOINT; arm64: TIF_SYSCALL_TRACEPOINT)
+ * until the last event is closed. The inline check of the mask must then
+ * decline, and every allowed call make one event of each tracepoint. An
+ * inline check taken anyway skips the sys_enter tracepoint of every
+ * allowed call, the two reads' included: no sys_enter event at all
+ * between them (the exit work still runs, on x86 as on arm64: the
+ * sys_exit count alone would be right).
+ *
+ * The expected counts: a read's sys_enter fires before it reads the
+ * counts, its sys_exit after. So the second read's values are the first
+ * read's plus the first read's exit and the second read's entry, plus the
+ * TP_CALLS getppid() calls: TP_CALLS + 1 sys_enter and TP_CALLS + 1
+ * sys_exit events, with or without a mask.
+ *
+ * The mask allows exactly what the child calls after installing it:
+ * read(), getppid() and exit_group(), with the kill action for anything
+ * else. The child must have no other entry work for the mask variant to
+ * tell: no audit context (the audit tests' task rule keeps it off every
+ * task forked after them), no tracer, no syscall user dispatch.
+ */
+#define TRACEFS		"/sys/kernel/tracing"
+#define DEBUGFS_TRACING	"/sys/kernel/debug/tracing"
+#define TP_CALLS	1000
+
+/* What the child read: nr (2), then the sys_enter and sys_exit counts. */
+struct tp_counts {
+	__u64 before[3];
+	__u64 after[3];
+};
+
+FIXTURE(tracepoint) {
+	bool mounted;	/* tracefs mounted on TRACEFS by the test */
+	struct tp_counts *counts;
+};
+
+FIXTURE_VARIANT(tracepoint) {
+	bool mask;
+	bool filter;	/* an allow-all filter first, the mask stacked on it */
+};
+
+/* The control: the same counts without a mask (passes without the series). */
+FIXTURE_VARIANT_ADD(tracepoint, no_mask) { .mask = false };
+FIXTURE_VARIANT_ADD(tracepoint, mask) { .mask = true };
+/* Mode 2, which never takes the inline check: the filters' entry path. */
+FIXTURE_VARIANT_ADD(tracepoint, mask_on_filter) { .mask = true, .filter = true };
+
+FIXTURE_SETUP(tracepoint)
+{
+	self->mounted = false;
+	self->counts = mmap(NULL, sizeof(*self->counts),
+			    PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			    -1, 0);
+	ASSERT_TRUE(self->counts != MAP_FAILED);
+	memset(self->counts, 0, sizeof(*self->counts));
+}
+
+FIXTURE_TEARDOWN(tracepoint)
+{
+	if (self->mounted && umount(TRACEFS))
+		TH_LOG("umount %s: %s", TRACEFS, strerror(errno));
+	if (self->counts != MAP_FAILED)
+		munmap(self->counts, sizeof(*self->counts));
+}
+
+/* The id of the trace event raw_syscalls/@name under @dir, or -errno. */
+static long tp_event_id(const char *dir, const char *name)
+{
+	char path[128], buf[32], *end;
+	long id;
+
+	snprintf(path, sizeof(path), "%s/events/raw_syscalls/%s/id", dir, name);
+	if (!read_file(path, buf, sizeof(buf)))
+		return -errno;
+	id = strtol(buf, &end, 10);
+	return end == buf || *end || id <= 0 ? -EINVAL : id;
+}
+
+/*
+ * The ids of raw_syscalls/sys_enter and sys_exit: tracefs on TRACEFS,
+ * mounted there if it is not (then *@mounted is set: the teardown
+ * unmounts it), else debugfs's tracing directory. False, with the test
+ * skipped, when there are none or this process may not read them.
+ */
+static bool tp_event_ids(struct __test_metadata *const _metadata,
+			 bool *mounted, long *enter_id, long *exit_id)
+{
+	const char *dir = TRACEFS;
+
+	*enter_id = tp_event_id(dir, "sys_enter");
+	if (*enter_id == -ENOENT && access(TRACEFS "/trace", F_OK) &&
+	    !access(TRACEFS, F_OK)) {
+		if (mount("nodev", TRACEFS, "tracefs", 0, NULL) == 0)
+			*mounted = true;
+		else if (errno == EPERM)
+			SKIP(return false, "mounting tracefs needs CAP_SYS_ADMIN");
+		*enter_id = tp_event_id(dir, "sys_enter");
+	}
+	if (*enter_id == -ENOENT) {
+		dir = DEBUGFS_TRACING;
+		*enter_id = tp_event_id(dir, "sys_enter");
+	}
+	*exit_id = *enter_id > 0 ? tp_event_id(dir, "sys_exit") : *enter_id;
+	if (*exit_id == -EACCES || *exit_id == -EPERM)
+		SKIP(return false, "the trace event ids under %s need root", dir);
+	if (*exit_id < 0)
+		SKIP_UNLESS_REQUIRED(return false,
+				     "no raw_syscalls trace events in %s or %s (CONFIG_FTRACE_SYSCALLS not enabled): %s",
+				     TRACEFS, DEBUGFS_TRACING, strerror(-*exit_id));
+	return true;
+}
+
+/*
+ * A counting perf event of the tracepoint @id on this task, any CPU, in
+ * the group of @group (-1: its leader), enabled: its fd, or -errno.
+ */
+static int tp_event_open(long id, int group)
+{
+	struct perf_event_attr attr;
+	long fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.size = sizeof(attr);
+	attr.config = id;
+	attr.read_format = PERF_FORMAT_GROUP;
+	fd = syscall(__NR_perf_event_open, &attr, 0, -1, group,
+		     PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : (int)fd;
+}
+
+/* Both events, in one group: 0, or -errno with none left open. */
+static int tp_events_open(long enter_id, long exit_id, int fd[2])
+{
+	fd[0] = tp_event_open(enter_id, -1);
+	if (fd[0] < 0)
+		return fd[0];
+	fd[1] = tp_event_open(exit_id, fd[0]);
+	if (fd[1] < 0) {
+		close(fd[0]);
+		return fd[1];
+	}
+	return 0;
+}
+
+/*
+ * Can this process count the events? False, with the test skipped, when
+ * it may not or the kernel cannot.
+ */
+static bool tp_events_work(struct __test_metadata *const _metadata,
+			   long enter_id, long exit_id)
+{
+	int fd[2], ret = tp_events_open(enter_id, exit_id, fd);
+
+	if (ret == -EACCES || ret == -EPERM)
+		SKIP(return false,
+		     "perf events of kernel tracepoints need CAP_PERFMON (or perf_event_paranoid): %s",
+		     strerror(-ret));
+	if (ret < 0)
+		SKIP_UNLESS_REQUIRED(return false,
+				     "no perf events of the syscall tracepoints (CONFIG_PERF_EVENTS or CONFIG_FTRACE_SYSCALLS not enabled): %s",
+				     strerror(-ret));
+	close(fd[1]);
+	close(fd[0]);
+	return true;
+}
+
+/*
+ * TP_CALLS allowed getppid() calls make TP_CALLS + 1 events of each
+ * tracepoint between the two reads (see above), with the mask as without.
+ */
+TEST_F(tracepoint, allowed_calls_make_one_sys_enter_and_sys_exit_event_each)
+{
+	struct tp_counts *c = self->counts;
+	pid_t parent = getpid();
+	long enter_id, exit_id;
+	struct mask m;
+	pid_t pid;
+
+	if (variant->mask && !require_mask(_metadata))
+		return;
+	if (!tp_event_ids(_metadata, &self->mounted, &enter_id, &exit_id))
+		return;
+	if (!tp_events_work(_metadata, enter_id, exit_id))
+		return;
+	MASK_ONLY(&m, SECCOMP_MASK_MAX_BITS, __NR_read, __NR_getppid,
+		  __NR_exit_group);
+	pid = fork_child(_metadata);
+	if (pid == 0) {
+		int fd[2], i;
+
+		CHILD_ASSERT(tp_events_open(enter_id, exit_id, fd) == 0);
+		if (variant->mask) {
+			CHILD_ASSERT(set_nnp() == 0);
+			if (variant->filter)
+				CHILD_ASSERT(filter_allow_all() == 0);
+			CHILD_ASSERT(mask_prctl_action(&m,
+						       SECCOMP_RET_KILL_PROCESS) == 0);
+		}
+		CHILD_ASSERT(own_sys(__NR_read, fd[0], (long)c->before,
+				     sizeof(c->before), 0, 0) ==
+			     sizeof(c->before));
+		for (i = 0; i < TP_CALLS; i++)
+			CHILD_ASSERT(own_sys(__NR_getppid, 0, 0, 0, 0, 0) == parent);
+		CHILD_ASSERT(own_sys(__NR_read, fd[0], (long)c->after,
+				     sizeof(c->after), 0, 0) ==
+			     sizeof(c->after));
+		_exit(0);
+	}
+	ASSERT_CHILD_OK(pid);
+
+	ASSERT_EQ(2, c->before[0]);
+	ASSERT_EQ(2, c->after[0]);
+	EXPECT_EQ(TP_CALLS + 1, c->after[1] - c->before[1]) {
+		TH_LOG("sys_enter events: %llu before, %llu after",
+		       (unsigned long long)c->before[1],
+		       (unsigned long long)c->after[1]);
+	}
+	EXPECT_EQ(TP_CALLS + 1, c->after[2] - c->before[2]) {
+		TH_LOG("sys_exit events: %llu before, %llu after",
+		       (unsigned long long)c->before[2],
+		       (unsigned long long)c->after[2]);
+	}
 }
 
 TEST_HARNESS_MAIN
