@@ -34,7 +34,14 @@ local base=$1 c=cover
 local pd=patches/$base L=$P/patches/$base/0000-cover-letter.patch
 src_of "$base"
 if [ ! -f "${src:-/nonexistent}/kernel/seccomp.c" ]; then
-	fail "$c: no pristine kernel source (KSRC or build/$base/src) to apply the series to: $(tail -n1 "$TMPD/ksrc.err" 2>/dev/null)"
+	# The base make check runs for must have its source (scripts/deps
+	# installs it); another base's is checked by that base's own run
+	# (make check KVER=<base>), which installs it.
+	if [ "$base" = "$kver" ]; then
+		fail "$c: no pristine kernel source (KSRC or build/$base/src) to apply the series to: $(tail -n1 "$TMPD/ksrc.err" 2>/dev/null)"
+	else
+		skip "$c: not checked here: no source of $base on this machine (make check KVER=$base checks it)"
+	fi
 	return
 fi
 cl() { RC=0; (cd "$P" && KVER=$base KSRC=$src scripts/cover-letter "$@") > "$TMPD/cl.out" 2>&1 || RC=$?; }

@@ -76,7 +76,13 @@ elif [ -f "/usr/src/linux-source-$base.tar.xz" ]; then
 	[ -d "$TMPD/linux-source-$base" ] && cp -a "$TMPD/linux-source-$base/." "$tree/"
 fi
 if [ ! -f "$tree/kernel/seccomp.c" ]; then
-	fail "$c: no pristine kernel source (KSRC, build/$base/src or /usr/src/linux-source-$base.tar.xz) to apply them to"
+	# As in cover.sh: another base's mutants are checked by that base's
+	# own make check, which installs its source.
+	if [ "$base" = "$kver" ]; then
+		fail "$c: no pristine kernel source (KSRC, build/$base/src or /usr/src/linux-source-$base.tar.xz) to apply them to"
+	else
+		skip "$c: not checked here: no source of $base on this machine (make check KVER=$base checks it)"
+	fi
 	return
 fi
 ok=1
