@@ -20,7 +20,9 @@
  *	answer EINVAL to flag 0x2.
  * ssb.* and ib.*: the effect on PR_SPEC_STORE_BYPASS and on
  *	PR_SPEC_INDIRECT_BRANCH, read before and after the install by each
- *	thread itself: an install through seccomp(2) without the flag, or
+ *	thread itself (ib.* in the x86 programs only: no other architecture
+ *	has an indirect branch control a task can set, so that the ib cases
+ *	cannot apply there and are compiled out of those builds): an install through seccomp(2) without the flag, or
  *	through prctl() (which has no flags), makes the caller
  *	PR_SPEC_PRCTL | PR_SPEC_FORCE_DISABLE, also from filter mode and in
  *	a tightening of masks installed with SPEC_ALLOW; with SPEC_ALLOW the
@@ -103,10 +105,16 @@ static const struct knob ssb =
 	     "CONFIG_MITIGATION_SSB", "spec_store_bypass", true,
 	     "ssbd", "virt_ssbd", "amd_ssbd", "spec_ctrl_ssbd", "ls_cfg_ssbd");
 
+/*
+ * PR_SPEC_INDIRECT_BRANCH is x86's alone (arm64 answers its
+ * PR_GET_SPECULATION_CTRL with ENODEV): the ib cases are built for x86.
+ */
+#ifdef X86_BUILD
 static const struct knob ib =
 	KNOB(PR_SPEC_INDIRECT_BRANCH, "spectre_v2_user=seccomp",
 	     "CONFIG_MITIGATION_SPECTRE_V2", "spectre_v2", false,
 	     "ibpb", "stibp", "amd_ibpb", "amd_stibp", "intel_stibp");
+#endif
 
 /* The calling thread's state of @k, or -errno. */
 static long spec_get(const struct knob *k)
@@ -513,6 +521,7 @@ FIXTURE_VARIANT_ADD(spec, ssb_tsync_spec_allow_keeps_filter_sibling) {
 	&ssb, &tsync_spec_allow_keeps_filter_sibling,
 };
 
+#ifdef X86_BUILD
 FIXTURE_VARIANT_ADD(spec, ib_seccomp_without_flag_forces) {
 	&ib, &seccomp_without_flag_forces,
 };
@@ -552,6 +561,7 @@ FIXTURE_VARIANT_ADD(spec, ib_tsync_forces_filter_sibling) {
 FIXTURE_VARIANT_ADD(spec, ib_tsync_spec_allow_keeps_filter_sibling) {
 	&ib, &tsync_spec_allow_keeps_filter_sibling,
 };
+#endif
 
 FIXTURE_SETUP(spec)
 {
