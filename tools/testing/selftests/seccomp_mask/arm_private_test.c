@@ -119,17 +119,6 @@ static long private_unmasked(int k)
 	return unimplemented;
 }
 
-/* All 1024 numbers of the table, and of the 16 private bits only @bits. */
-static void mask_private(struct mask *m, unsigned int bits)
-{
-	int k;
-
-	mask_all(m, ARM_MAX_BITS);
-	for (k = 0; k < ARM_PRIVATE_NR; k++)
-		if (!(bits & (1U << k)))
-			mask_clear(m, BIT_PRIVATE(k));
-}
-
 /* fork_child(), and the child installs @m through prctl() with @action. */
 static pid_t fork_private(struct __test_metadata *const _metadata,
 			  const struct mask *m, __u32 action)
@@ -149,7 +138,7 @@ static pid_t fork_private_bits(struct __test_metadata *const _metadata,
 {
 	struct mask m;
 
-	mask_private(&m, bits);
+	mask_arm_private(&m, bits);
 	return fork_private(_metadata, &m, action);
 }
 
@@ -306,7 +295,7 @@ TEST_F(exactly, each_private_bit_allows_its_own_call_only)
 		struct mask m;
 		pid_t pid;
 
-		mask_private(&m, 1U << k);
+		mask_arm_private(&m, 1U << k);
 		mask_format(&m, want, sizeof(want));
 		pid = fork_private(_metadata, &m, DENY);
 		if (pid == 0) {
@@ -333,7 +322,7 @@ TEST_F(exactly, each_clear_private_bit_denies_its_own_call_only)
 		struct mask m;
 		pid_t pid;
 
-		mask_private(&m, 0xffff & ~(1U << k));
+		mask_arm_private(&m, 0xffff & ~(1U << k));
 		pid = fork_private(_metadata, &m, DENY);
 		if (pid == 0) {
 			for (j = 0; j < ARM_PRIVATE_NR; j++) {
@@ -620,8 +609,8 @@ TEST_F(tighten, adding_a_private_bit_is_eperm)
 	pid_t pid;
 
 	/* Old: 1040 bits, set_tls's clear; new: the same with it set. */
-	mask_private(&old, 0xffff & ~(1U << 5));
-	mask_private(&new, 0xffff);
+	mask_arm_private(&old, 0xffff & ~(1U << 5));
+	mask_arm_private(&new, 0xffff);
 	pid = fork_private(_metadata, &old, DENY);
 	if (pid == 0) {
 		child_adding_is_eperm(&new, 5);
@@ -631,12 +620,12 @@ TEST_F(tighten, adding_a_private_bit_is_eperm)
 
 	/* From 1024 bits, a longer mask with a private bit set too. */
 	mask_all(&old, SECCOMP_MASK_MAX_BITS);
-	mask_private(&new, 1U << 2);
+	mask_arm_private(&new, 1U << 2);
 	pid = fork_private(_metadata, &old, DENY);
 	if (pid == 0) {
 		child_adding_is_eperm(&new, 2);
 		/* The same bits with the private ones clear: a subset. */
-		mask_private(&new, 0);
+		mask_arm_private(&new, 0);
 		CHILD_ASSERT(mask_prctl_action(&new, DENY) == 0);
 		_exit(0);
 	}
@@ -654,7 +643,7 @@ TEST(trap_reports_the_private_number)
 
 	if (!require_mask(_metadata))
 		return;
-	mask_private(&m, 0xffff & ~(1U << 5));
+	mask_arm_private(&m, 0xffff & ~(1U << 5));
 	pid = fork_child(_metadata);
 	if (pid == 0) {
 		unsigned long tls = read_tls(), seen;
@@ -709,7 +698,7 @@ TEST_F(exec, of_an_aarch32_program)
 	struct mask m;
 	pid_t pid;
 
-	mask_private(&m, variant->set_tls_bit ? 1U << 5 : 0);
+	mask_arm_private(&m, variant->set_tls_bit ? 1U << 5 : 0);
 	ASSERT_EQ(0, helper_marker_open(&mk));
 	pid = fork_child(_metadata);
 	if (pid == 0) {

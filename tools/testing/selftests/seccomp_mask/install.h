@@ -82,6 +82,23 @@ static inline void mask_all_but_n(struct mask *m, unsigned int first, int n)
 		mask_clear(m, first + i);
 }
 
+#ifdef ARM64_BUILD
+/*
+ * The AArch32 mask of 1040 bits: every number of its table (bits 0 to
+ * 1023), and of its 16 ARM-private bits (bit 1024 + k for the syscall
+ * 0x0f0000 + k) only those whose k is set in @bits.
+ */
+static inline void mask_arm_private(struct mask *m, unsigned int bits)
+{
+	int k;
+
+	mask_all(m, ARM_MAX_BITS);
+	for (k = 0; k < ARM_PRIVATE_NR; k++)
+		if (!(bits & (1U << k)))
+			mask_clear(m, SECCOMP_MASK_MAX_BITS + k);
+}
+#endif
+
 /* The set bits in the kernel's bitmap list format (%*pbl): "0-3,15". */
 static inline void mask_format(const struct mask *m, char *buf, size_t len)
 {
