@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Seccomp mask mode on arm64: the ARM-private syscalls of AArch32, from
- * an AArch32 task (this program is built as arm_private_test_32 only).
+ * an AArch32 task (this program is built as arm_private_test_32 only;
+ * base_test_64's arm_private_from_aarch64 checks the private bits of an
+ * AArch32 mask that an AArch64 task installs).
  *
  * The contract (version 3, "Architectures"): the AUDIT_ARCH_ARM mask has
  * up to 1040 bits; the ARM-private syscall 0x0f0000 + k (k < 16) is its

@@ -669,4 +669,94 @@ TEST(set_bit_for_unimplemented_number_of_the_other_abi_is_enosys)
 }
 #endif
 
+#if ARM64_BUILD == 64
+/*
+ * The ARM-private bits of an AArch32 mask that an AArch64 task installs
+ * through seccomp(2), next to its own: the AArch32 program it executes,
+ * mask_helper_32, is judged by exactly those bits, bit 1024 + k for the
+ * syscall 0x0f0000 + k (arm_private_test_32 checks the masks an AArch32
+ * task installs). Bit 1029 is set, and with the errno action:
+ *
+ *   set_tls (0x0f0005) runs: the helper's glibc start-up calls it, and
+ *	does not go on after an error;
+ *   cacheflush (0x0f0002) runs with bit 1026, as its own answer to a
+ *	range that ends before it starts shows (-EINVAL), and is denied
+ *	without it;
+ *   the private calls next to those two, whose bits are clear, and the
+ *	numbers 1026 and 1029, outside the mask whatever its bits, are
+ *	denied;
+ *   Seccomp_mask_compat lists the private bits as 1026 and 1029.
+ */
+FIXTURE(arm_private_from_aarch64) {
+	char helper[PATH_MAX];
+};
+
+FIXTURE_VARIANT(arm_private_from_aarch64) {
+	bool cacheflush;	/* bit 1026 set, besides set_tls's 1029 */
+};
+
+FIXTURE_VARIANT_ADD(arm_private_from_aarch64, set_tls_alone) {
+	.cacheflush = false,
+};
+
+FIXTURE_VARIANT_ADD(arm_private_from_aarch64, set_tls_and_cacheflush) {
+	.cacheflush = true,
+};
+
+FIXTURE_SETUP(arm_private_from_aarch64)
+{
+	if (!require_mask(_metadata) || !require_other_abi(_metadata))
+		return;
+	ASSERT_TRUE(helper_path(self->helper, sizeof(self->helper), true));
+}
+
+FIXTURE_TEARDOWN(arm_private_from_aarch64) {}
+
+TEST_F(arm_private_from_aarch64, the_aarch32_program_gets_exactly_its_bits)
+{
+	const __u32 action = SECCOMP_RET_ERRNO | MASK_ERRNO;
+	/* The calls made: private ones (0x0f0000 + k), and two numbers. */
+	static const long nrs[] = {
+		ARM_PRIVATE_BASE + 1, ARM_NR_cacheflush, ARM_PRIVATE_BASE + 3,
+		ARM_PRIVATE_BASE + 4, ARM_NR_get_tls,
+		ARM_PRIVATE_BIT(ARM_NR_cacheflush),
+		ARM_PRIVATE_BIT(ARM_NR_set_tls),
+	};
+	/* Of the 16 private bits, set_tls's (k = 5) and cacheflush's (2). */
+	unsigned int bits = (1U << 5) | (variant->cacheflush ? 1U << 2 : 0);
+	struct mask own, arm;
+	pid_t pid;
+
+	mask_all(&own, SELF_MAX_BITS);
+	mask_arm_private(&arm, bits);
+	pid = fork_child(_metadata);
+	if (pid == 0) {
+		static struct helper_cmd cmd;
+		char act[32];
+		size_t i;
+
+		helper_cmd_init(&cmd, self->helper, "3");
+		helper_cmd_status(&cmd, mask_line(true), &arm);
+		helper_cmd_status(&cmd, mask_line(false), &own);
+		action_format(action, act, sizeof(act));
+		helper_cmd_add(&cmd, "-s");
+		helper_cmd_add(&cmd, "Seccomp_mask_action=%s", act);
+		/* Each with 1 as its first argument: cacheflush's start. */
+		for (i = 0; i < ARRAY_SIZE(nrs); i++) {
+			bool runs = nrs[i] == ARM_NR_cacheflush &&
+				    variant->cacheflush;
+
+			helper_cmd_add(&cmd, "-c");
+			helper_cmd_add(&cmd, "%ld,1=%d", nrs[i],
+				       runs ? -EINVAL : -MASK_ERRNO);
+		}
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_seccomp_own_other(0, action, 2, &own,
+						    &arm) == 0);
+		helper_exec(&cmd);
+	}
+	ASSERT_HELPER_OK(pid);
+}
+#endif
+
 TEST_HARNESS_MAIN
