@@ -72,10 +72,10 @@ check "arm64 boot: console=ttyAMA0, no x86 parameters" \
 	      ! grep -q "ttyS0\|spec_store_bypass_disable" "$TMPD/qemu.args"'
 check "arm64 boot: the default bound is three times x86's (TCG emulates arm64 more slowly)" grep -qx 'timeout 2700' "$LOGS/a.run"
 check "arm64 boot: .config next to arch/arm64/boot/Image -> mask required" [ "$(cat "$BUILD_DIR/job-a/harness/mask_required")" = 1 ]
-check "arm64 boot: TCG's cortex-a72 cannot show the SSB control (SECCOMP_MASK_SPEC_SKIP; the indirect branch cases are not built for arm64)" \
-	[ "$(cat "$BUILD_DIR/job-a/harness/spec_skip")" = PR_SPEC_STORE_BYPASS ]
+check "arm64 boot: nothing in SECCOMP_MASK_SPEC_SKIP (the spec cases are not built for arm64)" \
+	[ ! -s "$BUILD_DIR/job-a/harness/spec_skip" ]
 QEMU_CPU=max aboot --name a --cmd true
-check "arm64 boot: QEMU_CPU chooses the CPU; nothing to skip then" \
+check "arm64 boot: QEMU_CPU chooses the CPU; nothing to skip either" \
 	eval 'has_args -cpu max && [ ! -s "$BUILD_DIR/job-a/harness/spec_skip" ]'
 aboot --name a --cmd true --out stdio
 check "arm64 boot --out stdio: the output reaches the terminal and the log" \

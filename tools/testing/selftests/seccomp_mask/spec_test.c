@@ -20,9 +20,10 @@
  *	answer EINVAL to flag 0x2.
  * ssb.* and ib.*: the effect on PR_SPEC_STORE_BYPASS and on
  *	PR_SPEC_INDIRECT_BRANCH, read before and after the install by each
- *	thread itself (ib.* in the x86 programs only: no other architecture
- *	has an indirect branch control a task can set, so that the ib cases
- *	cannot apply there and are compiled out of those builds): an install through seccomp(2) without the flag, or
+ *	thread itself (in the x86 programs only: no other architecture ties
+ *	a speculation control to seccomp, so that these cases cannot apply
+ *	there and are compiled out of those builds): an install through
+ *	seccomp(2) without the flag, or
  *	through prctl() (which has no flags), makes the caller
  *	PR_SPEC_PRCTL | PR_SPEC_FORCE_DISABLE, also from filter mode and in
  *	a tightening of masks installed with SPEC_ALLOW; with SPEC_ALLOW the
@@ -100,21 +101,23 @@ struct knob {
 	.cpu_flags = { __VA_ARGS__ },					\
 }
 
+/*
+ * The mitigations a seccomp install forces are x86's alone: only x86
+ * defines arch_seccomp_spec_mitigate(), and on arm64 no install, of a
+ * filter or of masks, changes a speculation control (SPEC_ALLOW is then
+ * accepted and changes nothing, which flag.* checks). The ssb and ib
+ * cases cannot apply to another build: they are compiled out of it.
+ */
+#ifdef X86_BUILD
 static const struct knob ssb =
 	KNOB(PR_SPEC_STORE_BYPASS, "spec_store_bypass_disable=seccomp",
 	     "CONFIG_MITIGATION_SSB", "spec_store_bypass", true,
 	     "ssbd", "virt_ssbd", "amd_ssbd", "spec_ctrl_ssbd", "ls_cfg_ssbd");
 
-/*
- * PR_SPEC_INDIRECT_BRANCH is x86's alone (arm64 answers its
- * PR_GET_SPECULATION_CTRL with ENODEV): the ib cases are built for x86.
- */
-#ifdef X86_BUILD
 static const struct knob ib =
 	KNOB(PR_SPEC_INDIRECT_BRANCH, "spectre_v2_user=seccomp",
 	     "CONFIG_MITIGATION_SPECTRE_V2", "spectre_v2", false,
 	     "ibpb", "stibp", "amd_ibpb", "amd_stibp", "intel_stibp");
-#endif
 
 /* The calling thread's state of @k, or -errno. */
 static long spec_get(const struct knob *k)
@@ -305,6 +308,8 @@ static bool require_spec(struct __test_metadata *const _metadata,
 	return false;
 }
 
+#endif /* X86_BUILD */
+
 /*
  * A second thread that runs commands: 's' reads its speculation state
  * (of the cmd_thread's arg), 'm' its seccomp mode (child.h).
@@ -406,6 +411,7 @@ TEST_F(flag, is_accepted_and_installs)
 	ASSERT_CHILD_DENIED(pid);
 }
 
+#ifdef X86_BUILD
 /* The effect on a speculation control. */
 enum sib { SIB_NONE, SIB_MODE_0, SIB_FILTER };
 
@@ -521,7 +527,6 @@ FIXTURE_VARIANT_ADD(spec, ssb_tsync_spec_allow_keeps_filter_sibling) {
 	&ssb, &tsync_spec_allow_keeps_filter_sibling,
 };
 
-#ifdef X86_BUILD
 FIXTURE_VARIANT_ADD(spec, ib_seccomp_without_flag_forces) {
 	&ib, &seccomp_without_flag_forces,
 };
@@ -561,7 +566,6 @@ FIXTURE_VARIANT_ADD(spec, ib_tsync_forces_filter_sibling) {
 FIXTURE_VARIANT_ADD(spec, ib_tsync_spec_allow_keeps_filter_sibling) {
 	&ib, &tsync_spec_allow_keeps_filter_sibling,
 };
-#endif
 
 FIXTURE_SETUP(spec)
 {
@@ -658,5 +662,7 @@ TEST_F(spec, install)
 	}
 	munmap(seen, sizeof(*seen));
 }
+
+#endif /* X86_BUILD */
 
 TEST_HARNESS_MAIN
