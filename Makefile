@@ -19,6 +19,8 @@
 #   KSFT_ARGS='-t c:t'    make check: arguments for run_kselftest.sh
 #   HARNESS_MASK_REQUIRED=1|0  override SECCOMP_MASK_REQUIRED in the guest
 #                         (default: CONFIG_SECCOMP_MASK of the booted kernel)
+#   HARNESS_SELF_TESTS=0  make check: leave out the harness self-tests (.ci/run's
+#                         later parts; its first part ran them)
 #   BUILD_DIR=dir         everything generated goes there (default build/$(KVER)/,
 #                         build/$(KVER)-arm64/ with ARCH=arm64)
 
@@ -112,7 +114,9 @@ patches:
 # with the "N passed, N failed, N skipped" line.
 check:
 	@$(S)/stage deps $(S)/deps
-	@$(S)/stage self-tests $(S)/tests/run
+	@if [ "$(HARNESS_SELF_TESTS)" = 0 ]; then \
+		echo "check: the harness self-tests are left out (HARNESS_SELF_TESTS=0)" >&2; \
+	else $(S)/stage self-tests $(S)/tests/run; fi
 	@$(S)/stage drift $(MAKE) -s --no-print-directory drift
 	@$(S)/stage build $(MAKE) -s --no-print-directory build
 	@$(S)/run-tests --name check
@@ -198,5 +202,5 @@ help:
 	@echo 'and ARCH=x86_64 (default) or ARCH=arm64 (either base): the guest'"'"'s architecture,'
 	@echo 'cross-built, on qemu-system-aarch64 -M virt (build/KVER-arm64/), e.g. make check ARCH=arm64'
 	@echo 'Variables: KVER ARCH KSRC JOBS QEMU_ACCEL CMD KSFT_ARGS BUILD_DIR BOOT_TIMEOUT CHECK_TIMEOUT'
-	@echo '           HARNESS_MASK_REQUIRED SECCOMP_BENCHMARK_SAMPLES QEMU_MEM QEMU_SMP QEMU_CPU'
-	@echo '           KERNEL_CMDLINE GUEST_FILES DEMO BENCH_CONFIG'
+	@echo '           HARNESS_MASK_REQUIRED HARNESS_SELF_TESTS SECCOMP_BENCHMARK_SAMPLES QEMU_MEM QEMU_SMP'
+	@echo '           QEMU_CPU KERNEL_CMDLINE GUEST_FILES DEMO BENCH_CONFIG'
