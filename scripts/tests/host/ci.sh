@@ -19,6 +19,8 @@ cat "$FAKE_MAKE_DIR/$n.txt"; exit "$(cat "$FAKE_MAKE_DIR/$n.rc")"
 MK
 chmod +x "$TMPD/bin/make"
 export FAKE_MAKE_DIR=$TMPD
+# the debug part's windows, as .ci/run passes them
+dw='DEBUG_FUZZ_SECONDS=20 DEBUG_LIFETIME_SECONDS=40 DEBUG_STRESS_SECONDS=15'
 ci() {	# ci CHECK_OUT CHECK_RC CHECK61_OUT CHECK61_RC DEBUG_OUT DEBUG_RC [ARM64_OUT ARM64_RC [ARM64_61_OUT ARM64_61_RC]]: sets RC, LAST
 	printf '%b' "$1" > "$TMPD/check.txt"; echo "$2" > "$TMPD/check.rc"
 	printf '%b' "$3" > "$TMPD/check-KVER=6.1.txt"; echo "$4" > "$TMPD/check-KVER=6.1.rc"
@@ -34,29 +36,29 @@ ci() {	# ci CHECK_OUT CHECK_RC CHECK61_OUT CHECK61_RC DEBUG_OUT DEBUG_RC [ARM64_
 ci 'x\n355 passed, 0 failed, 15 skipped\n' 0 '340 passed, 0 failed, 14 skipped\n' 0 '176 passed, 0 failed, 8 skipped\n' 0 '300 passed, 0 failed, 20 skipped\n' 0 '290 passed, 0 failed, 21 skipped\n' 0
 check "ci: by default, make check, make check ARCH=arm64 and make check-debug, summed ($LAST)" eval '[ "$RC" = 0 ] && [ "$LAST" = "831 passed, 0 failed, 43 skipped" ]'
 check "ci: ... the packages of both bases and of arm64 first, then the parts in that order, check-debug with its windows" \
-	eval '[ "$(paste -s -d, "$TMPD/calls")" = "-s deps KVER=6.1,-s deps ARCH=arm64,check,check ARCH=arm64 HARNESS_SELF_TESTS=0,check-debug DEBUG_FUZZ_SECONDS=20 DEBUG_LIFETIME_SECONDS=40 DEBUG_STRESS_SECONDS=15" ]'
+	eval '[ "$(paste -s -d, "$TMPD/calls")" = "-s deps KVER=6.1,-s deps ARCH=arm64,check,check ARCH=arm64 HARNESS_SELF_TESTS=0,check-debug $dw" ]'
 # CI_KVER_61=1 adds part 2 (the summing checks below run with it).
 export CI_KVER_61=1
 ci 'x\n355 passed, 0 failed, 15 skipped\n' 0 '340 passed, 0 failed, 14 skipped\n' 0 '176 passed, 0 failed, 8 skipped\n' 0 '300 passed, 0 failed, 20 skipped\n' 0 '290 passed, 0 failed, 21 skipped\n' 0
 check "ci: CI_KVER_61=1: four green parts are summed, exit 0 ($LAST)" eval '[ "$RC" = 0 ] && [ "$LAST" = "1171 passed, 0 failed, 57 skipped" ]'
 check "ci: ... the packages first, then make check (with the self-tests), make check KVER=6.1 and ARCH=arm64 (without), make check-debug, in that order" \
-	eval '[ "$(paste -s -d, "$TMPD/calls")" = "-s deps KVER=6.1,-s deps ARCH=arm64,check,check KVER=6.1 HARNESS_SELF_TESTS=0,check ARCH=arm64 HARNESS_SELF_TESTS=0,check-debug DEBUG_FUZZ_SECONDS=20 DEBUG_LIFETIME_SECONDS=40 DEBUG_STRESS_SECONDS=15" ]'
+	eval '[ "$(paste -s -d, "$TMPD/calls")" = "-s deps KVER=6.1,-s deps ARCH=arm64,check,check KVER=6.1 HARNESS_SELF_TESTS=0,check ARCH=arm64 HARNESS_SELF_TESTS=0,check-debug $dw" ]'
 check "ci: ... each part named in the report" \
 	eval 'grep -q "^ci: make check: 355 passed" "$TMPD/ci.out" && grep -q "^ci: make check KVER=6.1 HARNESS_SELF_TESTS=0: 340 passed" "$TMPD/ci.out" &&
 	      grep -q "^ci: make check ARCH=arm64 HARNESS_SELF_TESTS=0: 300 passed" "$TMPD/ci.out" &&
-	      grep -q "^ci: make check-debug DEBUG_FUZZ_SECONDS=20 DEBUG_LIFETIME_SECONDS=40 DEBUG_STRESS_SECONDS=15: 176 passed, .*(exit 0, [0-9]* s)$" "$TMPD/ci.out" &&
+	      grep -q "^ci: make check-debug $dw: 176 passed, .*(exit 0, [0-9]* s)$" "$TMPD/ci.out" &&
 	      grep -q "^ci: [0-9]* s in all, the packages included$" "$TMPD/ci.out"'
 export CI_KVER_61_ARM64=1
 ci 'x\n355 passed, 0 failed, 15 skipped\n' 0 '340 passed, 0 failed, 14 skipped\n' 0 '176 passed, 0 failed, 8 skipped\n' 0 '300 passed, 0 failed, 20 skipped\n' 0 '290 passed, 0 failed, 21 skipped\n' 0
 check "ci: CI_KVER_61_ARM64=1 adds make check KVER=6.1 ARCH=arm64 ($LAST)" \
 	eval '[ "$RC" = 0 ] && [ "$LAST" = "1461 passed, 0 failed, 78 skipped" ] &&
-	      [ "$(paste -s -d, "$TMPD/calls")" = "-s deps KVER=6.1,-s deps ARCH=arm64,check,check KVER=6.1 HARNESS_SELF_TESTS=0,check ARCH=arm64 HARNESS_SELF_TESTS=0,check KVER=6.1 ARCH=arm64 HARNESS_SELF_TESTS=0,check-debug DEBUG_FUZZ_SECONDS=20 DEBUG_LIFETIME_SECONDS=40 DEBUG_STRESS_SECONDS=15" ]'
+	      [ "$(paste -s -d, "$TMPD/calls")" = "-s deps KVER=6.1,-s deps ARCH=arm64,check,check KVER=6.1 HARNESS_SELF_TESTS=0,check ARCH=arm64 HARNESS_SELF_TESTS=0,check KVER=6.1 ARCH=arm64 HARNESS_SELF_TESTS=0,check-debug $dw" ]'
 ci '1 passed, 0 failed, 0 skipped\n' 0 '2 passed, 0 failed, 0 skipped\n' 0 '3 passed, 0 failed, 0 skipped\n' 0 '4 passed, 0 failed, 0 skipped\n' 0 'no guest\n' 2
 check "ci: a 6.1 arm64 part without a summary counts as 1 failed ($LAST)" eval '[ "$RC" = 1 ] && [ "$LAST" = "10 passed, 1 failed, 0 skipped" ]'
 rm -f "$TMPD/calls"; RC=0; CI_ARM64=0 PATH=$TMPD/bin:$PATH "$ROOT/.ci/run" > "$TMPD/ci.out" 2>&1 || RC=$?
-check "ci: CI_ARM64=0 leaves out both arm64 parts" eval '[ "$RC" = 0 ] && [ "$(paste -s -d, "$TMPD/calls")" = "-s deps KVER=6.1,check,check KVER=6.1 HARNESS_SELF_TESTS=0,check-debug DEBUG_FUZZ_SECONDS=20 DEBUG_LIFETIME_SECONDS=40 DEBUG_STRESS_SECONDS=15" ]'
+check "ci: CI_ARM64=0 leaves out both arm64 parts" eval '[ "$RC" = 0 ] && [ "$(paste -s -d, "$TMPD/calls")" = "-s deps KVER=6.1,check,check KVER=6.1 HARNESS_SELF_TESTS=0,check-debug $dw" ]'
 rm -f "$TMPD/calls"; RC=0; CI_KVER_61=0 CI_KVER_61_ARM64=0 PATH=$TMPD/bin:$PATH "$ROOT/.ci/run" > "$TMPD/ci.out" 2>&1 || RC=$?
-check "ci: CI_KVER_61=0 leaves out part 2, not the 6.1 source" eval '[ "$RC" = 0 ] && [ "$(paste -s -d, "$TMPD/calls")" = "-s deps KVER=6.1,-s deps ARCH=arm64,check,check ARCH=arm64 HARNESS_SELF_TESTS=0,check-debug DEBUG_FUZZ_SECONDS=20 DEBUG_LIFETIME_SECONDS=40 DEBUG_STRESS_SECONDS=15" ]'
+check "ci: CI_KVER_61=0 leaves out part 2, not the 6.1 source" eval '[ "$RC" = 0 ] && [ "$(paste -s -d, "$TMPD/calls")" = "-s deps KVER=6.1,-s deps ARCH=arm64,check,check ARCH=arm64 HARNESS_SELF_TESTS=0,check-debug $dw" ]'
 ci '1 passed, 0 failed, 0 skipped\n' 0 '2 passed, 0 failed, 0 skipped\n' 0 '3 passed, 0 failed, 0 skipped\n' 0 '4 passed, 5 failed, 0 skipped\n' 2
 check "ci: a failure in the arm64 part fails the sum ($LAST)" eval '[ "$RC" = 1 ] && [ "$LAST" = "10 passed, 5 failed, 0 skipped" ]'
 ci '1 passed, 0 failed, 0 skipped\n' 0 '2 passed, 0 failed, 0 skipped\n' 0 '3 passed, 0 failed, 0 skipped\n' 0 'no guest\n' 2
