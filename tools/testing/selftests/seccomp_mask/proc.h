@@ -160,7 +160,10 @@ static inline bool self_is_compat(void)
 	(self_is_compat() != (other_abi) ? "Seccomp_mask_compat" :	\
 	 "Seccomp_mask")
 
-/* Read /proc/<pid>/status (pid 0: self) into @buf. */
+/*
+ * Read /proc/<pid>/status (pid 0: self) into @buf, to its end: 0, or -1
+ * with errno (ENOBUFS: it does not fit @buf).
+ */
 static inline int read_status(pid_t pid, char *buf, size_t len)
 {
 	char path[64];
@@ -177,9 +180,14 @@ static inline int read_status(pid_t pid, char *buf, size_t len)
 	while ((n = read(fd, buf + off, len - 1 - off)) > 0)
 		off += n;
 	close(fd);
+	buf[off] = '\0';
 	if (n < 0)
 		return -1;
-	buf[off] = '\0';
+	/* a text that fills @buf may go on: never compare a truncated one */
+	if (off == (ssize_t)len - 1) {
+		errno = ENOBUFS;
+		return -1;
+	}
 	return 0;
 }
 

@@ -42,6 +42,7 @@ static void expect_block(struct __test_metadata *const _metadata,
 #define COMPAT_ARCH	ARCH_I386
 #define NATIVE_NBITS	512
 #define COMPAT_NBITS	256
+#define COMPAT_MAX_BITS	SECCOMP_MASK_MAX_BITS
 #define NATIVE_LIST	"0-3,15,39,60,231"
 #define COMPAT_LIST	"1,3-4,252"
 static const unsigned int native_nrs[] = { 0, 1, 2, 3, 15, 39, 60, 231 };
@@ -51,6 +52,7 @@ static const unsigned int compat_nrs[] = { 1, 3, 4, 252 };
 #define COMPAT_ARCH	ARCH_ARM
 #define NATIVE_NBITS	512
 #define COMPAT_NBITS	ARM_MAX_BITS
+#define COMPAT_MAX_BITS	ARM_MAX_BITS
 #define NATIVE_LIST	"56-57,63-64,93-94,139,172"
 #define COMPAT_LIST	"1,3-4,248,1026,1029"
 static const unsigned int native_nrs[] = { 56, 57, 63, 64, 93, 94, 139, 172 };
@@ -90,6 +92,59 @@ TEST(status_shows_both_masks_to_another_task)
 		     "Seccomp_mask:\t" NATIVE_LIST "\n"
 		     "Seccomp_mask_compat:\t" COMPAT_LIST "\n"
 		     "Seccomp_mask_action:\tkill_process\n");
+	handshake_release_child(&hs);
+	ASSERT_CHILD_OK(pid);
+}
+
+/*
+ * The longest lines: every other bit of both masks, each a list of about
+ * 500 numbers (2 KiB), shown whole to another task. The status file is
+ * then over 4 KiB; a reader's single page must not be enough for it.
+ */
+TEST(status_shows_the_longest_mask_lines_whole)
+{
+	const __u32 arch[2] = { NATIVE_ARCH, COMPAT_ARCH };
+	const unsigned int nbits[2] = { SECCOMP_MASK_MAX_BITS, COMPAT_MAX_BITS };
+	const unsigned int *nrs[2] = { native_nrs, compat_nrs };
+	const size_t n_nrs[2] = { ARRAY_SIZE(native_nrs), ARRAY_SIZE(compat_nrs) };
+	struct mask mk[2];
+	const struct mask *m[2] = { &mk[0], &mk[1] };
+	char buf[16384], list[2][4096], want[16384];
+	struct handshake hs;
+	unsigned int i;
+	int abi;
+	pid_t pid;
+
+	if (!require_mask_with_abi(_metadata, true))
+		return;
+	/* the even numbers, and the calls the child makes after its install */
+	for (abi = 0; abi < 2; abi++) {
+		mask_none(&mk[abi], nbits[abi]);
+		for (i = 0; i < nbits[abi]; i += 2)
+			mask_set(&mk[abi], i);
+		for (i = 0; i < n_nrs[abi]; i++)
+			mask_set(&mk[abi], nrs[abi][i]);
+		mask_format(&mk[abi], list[abi], sizeof(list[abi]));
+		ASSERT_LT(2000, strlen(list[abi]));
+	}
+	snprintf(want, sizeof(want),
+		 "Seccomp:\t3\nSeccomp_filters:\t0\nSeccomp_mask:\t%s\nSeccomp_mask_compat:\t%s\nSeccomp_mask_action:\tkill_process\n",
+		 list[0], list[1]);
+	ASSERT_EQ(0, handshake_init(&hs));
+	pid = fork_child(_metadata);
+	if (pid == 0) {
+		handshake_child_begin(&hs);
+		CHILD_ASSERT(set_nnp() == 0);
+		CHILD_ASSERT(mask_seccomp(2, arch, m) == 0);
+		CHILD_ASSERT(handshake_child_ready(&hs));
+		_exit(0);
+	}
+	ASSERT_TRUE(handshake_wait_child(&hs));
+	ASSERT_EQ(0, read_status(pid, buf, sizeof(buf))) {
+		TH_LOG("read_status: %s", strerror(errno));
+	}
+	ASSERT_LT(4096, strlen(buf));
+	expect_block(_metadata, buf, want);
 	handshake_release_child(&hs);
 	ASSERT_CHILD_OK(pid);
 }

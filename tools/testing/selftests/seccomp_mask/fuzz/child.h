@@ -60,7 +60,8 @@ static void child_selfread(void)
 	} while (r > 0 && n < (long)sizeof(shm->self_status) - 1);
 	do_sys(NATIVE, how_for(NATIVE), NR[NATIVE].close, fd, 0, 0, 0, 0);
 	shm->self_status[n] = 0;
-	shm_set(&shm->self_len, n ? n : -1);
+	/* -1: nothing read; -2: the file did not fit (never compared) */
+	shm_set(&shm->self_len, !n ? -1 : n == (long)sizeof(shm->self_status) - 1 ? -2 : n);
 }
 
 /* Probe @i in this process. */

@@ -48,6 +48,14 @@ struct probe {
 #define MAXPROBES 6
 
 /*
+ * Room for a whole /proc/<pid>/status: about 1.5 KiB of other lines and
+ * up to two mask lines of about 2.5 KiB each (every other bit of 1040,
+ * the longest %*pbl list).  A status text that fills it is a harness
+ * error, never compared.
+ */
+#define STATUS_MAX	16384
+
+/*
  * What the child reports, without syscalls; shared with the parent. The
  * int and long fields are written and read while other processes or
  * threads run: every access goes through shm_get(), shm_set() or
@@ -58,7 +66,7 @@ struct shm {
 	long ret[MAXOPS];
 	int at_checkpoint, go;
 	int self_len;
-	char self_status[4096];
+	char self_status[STATUS_MAX];
 	int probes_started;
 	int p_started[MAXPROBES], p_returned[MAXPROBES], p_waited[MAXPROBES];
 	long p_ret[MAXPROBES];

@@ -65,7 +65,7 @@ static bool field(const char *buf, const char *key, char *val, size_t len)
 /* Compare a status text with a model; returns NULL or what differs. */
 static const char *check_status(const char *buf, const struct model *m, char *why, size_t len)
 {
-	char v[4200] = "", want[4200];
+	char v[STATUS_MAX / 2] = "", want[STATUS_MAX / 2];
 
 	if (!field(buf, "Seccomp", v, sizeof(v)) || atoi(v) != m->mode) {
 		snprintf(why, len, "Seccomp: '%s', contract: %d", v, m->mode);
@@ -270,26 +270,40 @@ static void check_probe(const struct attempt *at, int idx, int i, const struct m
 		report_attempt(at, idx, PROBE_EXIT_FMT, i, exit_allowed ? "allowed" : "denied", sb);
 }
 
-/* Read a /proc status file (one read, as the kernel makes it) into @buf. */
-static void read_status_file(const char *path, char *buf, size_t len)
+/*
+ * Read a /proc status file to its end into @buf: its length, -1 when it
+ * cannot be read, -2 when it does not fit (then @buf holds a truncated
+ * text that must not be compared).
+ */
+static ssize_t read_status_file(const char *path, char *buf, size_t len)
 {
 	int fd = open(path, O_RDONLY);
-	ssize_t n = fd >= 0 ? read(fd, buf, len - 1) : -1;
+	ssize_t n = 0, r = -1;
 
-	if (fd >= 0)
+	if (fd >= 0) {
+		while ((r = read(fd, buf + n, len - 1 - n)) > 0)
+			n += r;
 		close(fd);
-	buf[n > 0 ? n : 0] = 0;
+	}
+	buf[n] = 0;
+	if (r < 0)
+		return -1;
+	return n == (ssize_t)len - 1 ? -2 : n;
 }
 
 /* At the checkpoint: the child's /proc/<pid>/status against the model. */
 static void check_proc(const struct attempt *at, int idx, pid_t pid)
 {
-	char path[64], buf[4200], why[2200];
+	char path[64], buf[STATUS_MAX], why[2200];
+	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	read_status_file(path, buf, sizeof(buf));
+	n = read_status_file(path, buf, sizeof(buf));
 	n_proc_checks++;
-	if (check_status(buf, &at->before[at->nops], why, sizeof(why)))
+	if (n < 0)
+		report_attempt(at, idx, "%s at the checkpoint: %s", path,
+			       n == -2 ? "longer than the buffer" : strerror(errno));
+	else if (check_status(buf, &at->before[at->nops], why, sizeof(why)))
 		report_attempt(at, idx, "%s at the checkpoint: %s", path, why);
 }
 
@@ -446,8 +460,8 @@ static void run_attempt(int idx)
 		n_self_checks++;
 		self_len = shm_get(&shm->self_len);
 		if (self_len <= 0)
-			report_attempt(&at, idx, "the child could not read /proc/self/status: %d",
-				       self_len);
+			report_attempt(&at, idx, "the child could not read /proc/self/status: %s",
+				       self_len == -2 ? "longer than the buffer" : "no data");
 		else if (check_status(shm->self_status, fin, why, sizeof(why)))
 			report_attempt(&at, idx, "/proc/self/status of the child: %s", why);
 	}
@@ -465,12 +479,13 @@ static void run_attempt(int idx)
 /*
  * argv: --exec-check MODE MASK64 MASK32 PROBE_ABI PROBE_NR
  * Exits 0 never: the denied probe must kill it with SIGSYS. Exit codes:
- * 3 status mismatch, 4 the probe returned, 5 cannot read status.
+ * 3 status mismatch, 4 the probe returned, 5 cannot read status (or it
+ * does not fit the buffer).
  */
 static int exec_check(int argc, char **argv)
 {
 	struct model m = { 0 };
-	char buf[4200], why[2200];
+	char buf[STATUS_MAX], why[2200];
 	int fd, n = 0, r;
 
 	if (argc < 7)
@@ -501,6 +516,8 @@ static int exec_check(int argc, char **argv)
 		n += r;
 	close(fd);
 	buf[n] = 0;
+	if (n == (int)sizeof(buf) - 1)
+		return 5;
 	/* the filters count is not known here: drop that line from the check */
 	if (check_status(buf, &m, why, sizeof(why)) && !strstr(why, "Seccomp_filters")) {
 		fprintf(stderr, "# exec'd image: %s\n", why);

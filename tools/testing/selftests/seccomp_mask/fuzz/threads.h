@@ -109,7 +109,7 @@ static void *forker(void *arg)
 /* The mask lines of a status text must be in the %*pbl format. */
 static void check_mask_lines(const char *buf)
 {
-	char v[4200];
+	char v[STATUS_MAX / 2];
 
 	for (int abi = 0; abi < NABI; abi++) {
 		const char *key = abi ? "Seccomp_mask_compat" : "Seccomp_mask";
@@ -124,7 +124,8 @@ static void check_mask_lines(const char *buf)
 /* Reads every /proc/<pid>/task/<tid>/status of @pid until it is gone. */
 static void __noreturn reader(pid_t pid)
 {
-	char dir[64], path[384], buf[4200];
+	static char buf[STATUS_MAX];
+	char dir[64], path[384];
 
 	snprintf(dir, sizeof(dir), "/proc/%d/task", pid);
 	for (;;) {
@@ -134,20 +135,20 @@ static void __noreturn reader(pid_t pid)
 		if (!d)
 			_exit(0);
 		while ((de = readdir(d))) {
-			int fd;
 			ssize_t n;
 
 			if (de->d_name[0] == '.')
 				continue;
 			snprintf(path, sizeof(path), "%s/%s/status", dir, de->d_name);
-			fd = open(path, O_RDONLY);
-			if (fd < 0)
+			n = read_status_file(path, buf, sizeof(buf));
+			if (n == -2) {
+				shm_inc(&shm->read_bad);
+				snprintf(shm->read_bad_line, sizeof(shm->read_bad_line),
+					 "%.200s: longer than the buffer", path);
 				continue;
-			n = read(fd, buf, sizeof(buf) - 1);
-			close(fd);
+			}
 			if (n <= 0)
 				continue;
-			buf[n] = 0;
 			shm_inc(&shm->reads);
 			check_mask_lines(buf);
 		}
@@ -228,14 +229,19 @@ static void gen_threads(int idx)
 /* At the checkpoint: each worker's /proc/<pid>/task/<tid>/status. */
 static void check_tasks(int idx)
 {
-	char path[96], buf[4200], why[2200];
+	char path[96], buf[STATUS_MAX], why[2200];
 
 	for (int k = 0; k < NWORKERS; k++) {
+		ssize_t n;
+
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/status", tchild,
 			 shm_get(&shm->t_tid[k]));
-		read_status_file(path, buf, sizeof(buf));
+		n = read_status_file(path, buf, sizeof(buf));
 		n_proc_checks++;
-		if (check_status(buf, &tp.fin[k], why, sizeof(why)))
+		if (n < 0)
+			report_attempt(&tp.at[k], idx, "threads: %s of worker %d: %s", path, k,
+				       n == -2 ? "longer than the buffer" : strerror(errno));
+		else if (check_status(buf, &tp.fin[k], why, sizeof(why)))
 			report_attempt(&tp.at[k], idx, "threads: %s of worker %d: %s",
 				       path, k, why);
 	}
