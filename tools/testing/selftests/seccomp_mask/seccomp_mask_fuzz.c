@@ -52,7 +52,10 @@
  * $SECCOMP_MASK_FUZZ_ATTEMPTS. The options override the environment.
  * -a replays one attempt of a seed (as printed with a disagreement).
  * The seed is printed first; every disagreement is printed with the seed,
- * the attempt, the exact arguments and what the contract demands.
+ * the attempt, the exact arguments and what the contract demands; a
+ * sequential attempt that disagreed then runs once more, and the run
+ * says whether it disagreed again (a wrong kernel answers wrongly again,
+ * a hiccup of the harness or the emulator may not).
  *
  * A count (-n, $SECCOMP_MASK_FUZZ_ATTEMPTS) bounds the run by work instead
  * of time, which varies under TCG and load: ATTEMPTS sequential attempts,
@@ -249,7 +252,7 @@ int main(int argc, char **argv)
 	for (long i = 0; max_attempts < 0 || i < max_attempts; i++) {
 		if (max_attempts < 0 && now() - t0 > seconds * 0.7)
 			break;
-		run_attempt(i);
+		run_attempt_again(i);
 		if (n_disagree > 20) {
 			ksft_print_msg("too many disagreements: stopping\n");
 			break;

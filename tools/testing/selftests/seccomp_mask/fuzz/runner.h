@@ -117,6 +117,8 @@ static void report_attempt(const struct attempt *at, int idx, const char *fmt, .
 	__printf(3, 4);
 
 static int disagreements_in_attempt;
+/* run_attempt_again(): the second run of an attempt, reported in one line each */
+static bool running_again;
 
 static void report_attempt(const struct attempt *at, int idx, const char *fmt, ...)
 {
@@ -128,6 +130,10 @@ static void report_attempt(const struct attempt *at, int idx, const char *fmt, .
 	va_end(ap);
 	n_disagree++;
 	disagreements_in_attempt++;
+	if (running_again) {
+		ksft_print_msg("  again: %s\n", msg);
+		return;
+	}
 	ksft_print_msg("DISAGREEMENT (seed %#llx, attempt %d, %s build): %s\n",
 		       (unsigned long long)g_seed, idx, BUILD, msg);
 	for (int i = 0; i < at->nops; i++)
@@ -472,6 +478,33 @@ static void run_attempt(int idx)
 		report_attempt(&at, idx, "final exit_group via %s is %s but the child %s",
 			       abi_name[at.exit_abi], exit_ok ? "allowed" : "denied",
 			       status_str(st, sb, sizeof(sb)));
+}
+
+/*
+ * Run attempt @idx; after a disagreement run it once more (the same
+ * operations, arguments and probes: only the arenas' addresses and the
+ * timing differ) and say whether the disagreement came back: a kernel
+ * that answers wrongly answers wrongly again, a harness or emulator
+ * hiccup may not. The second run's disagreements are printed, not
+ * counted.
+ */
+static void run_attempt_again(int idx)
+{
+	unsigned long d0 = n_disagree, d1, a1;
+
+	run_attempt(idx);
+	if (n_disagree == d0)
+		return;
+	d1 = n_disagree;
+	a1 = n_attempts;
+	running_again = true;
+	run_attempt(idx);
+	running_again = false;
+	ksft_print_msg("attempt %d run again: %s\n", idx, n_disagree > d1 ?
+		       "it disagrees again (deterministic)" :
+		       "no disagreement this time (timing, or the environment)");
+	n_disagree = d1;
+	n_attempts = a1;
 }
 
 /* exec: this program re-executed under a mask checks it. */
