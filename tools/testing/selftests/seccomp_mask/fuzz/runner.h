@@ -519,7 +519,6 @@ static int exec_check(int argc, char **argv)
 {
 	struct model m = { 0 };
 	char buf[STATUS_MAX], why[2200];
-	int fd, n = 0, r;
 
 	if (argc < 7)
 		return 6;
@@ -542,14 +541,7 @@ static int exec_check(int argc, char **argv)
 			s = *e == ',' ? e + 1 : e;
 		}
 	}
-	fd = open("/proc/self/status", O_RDONLY);
-	if (fd < 0)
-		return 5;
-	while ((r = read(fd, buf + n, sizeof(buf) - 1 - n)) > 0)
-		n += r;
-	close(fd);
-	buf[n] = 0;
-	if (n == (int)sizeof(buf) - 1)
+	if (read_status_file("/proc/self/status", buf, sizeof(buf)) < 0)
 		return 5;
 	/* the filters count is not known here: drop that line from the check */
 	if (check_status(buf, &m, why, sizeof(why)) && !strstr(why, "Seccomp_filters")) {
